@@ -1,0 +1,341 @@
+// Drives lowering: one FunctionLowerer per specialisation, module constants, result types.
+#include "types/annotations.h"
+#include "types/builtins.h"
+#include "types/lower.h"
+#include "types/lowering.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace smelt::types {
+
+namespace {
+
+void collect_assigned(const ast::Block &b, std::set<std::string> &out) {
+    for (const auto &s : b) {
+        for (const auto &t : s->targets)
+            if (t->kind == ast::ExprKind::Name) out.insert(t->name);
+        collect_assigned(s->body, out);
+        collect_assigned(s->orelse, out);
+    }
+}
+
+bool ends_in_return(const ir::Block &b) {
+    return !b.empty() && b.back()->kind == ir::StmtKind::Return;
+}
+
+} // namespace
+
+FunctionLowerer::FunctionLowerer(ModuleLowerer &mod, const ast::FunctionDef &fn,
+                                 std::vector<Type> params, std::optional<Type> declared_result,
+                                 std::string emitted_name)
+    : mod_(mod), fn_(fn), sink_(mod.sink()), declared_result_(std::move(declared_result)) {
+    out_ = std::make_shared<ir::Function>();
+    out_->name = std::move(emitted_name);
+    out_->loc = fn.loc;
+    collect_assigned(fn.body, assigned_anywhere_);
+    for (size_t k = 0; k < params.size(); ++k) {
+        auto v = new_var(fn.params[k].name, params[k], ir::Var::Role::Param);
+        out_->params.push_back(v);
+        if (params[k].is_pointer() && params[k].space == AddrSpace::Local) out_->uses_local_memory = true;
+    }
+}
+
+std::shared_ptr<ir::Function> FunctionLowerer::run() {
+    block(fn_.body, out_->body);
+    finish_returns();
+    return out_;
+}
+
+// Decides the result type from the return statements (or the declaration), then rewrites each
+// return so its value has exactly that type.
+void FunctionLowerer::finish_returns() {
+    Type result = Type::void_();
+    const ReturnSite *first_value = nullptr, *first_bare = nullptr, *first_typed = nullptr;
+    for (const auto &r : returns_) {
+        if (!r.value) first_bare = first_bare ? first_bare : &r;
+        else first_value = first_value ? first_value : &r;
+        if (r.value && !r.value->weak && !first_typed) first_typed = &r;
+    }
+    if (declared_result_) {
+        result = *declared_result_;
+    } else if (first_value) {
+        if (first_bare) {
+            const ReturnSite *later = first_bare->loc.line > first_value->loc.line ? first_bare : first_value;
+            const ReturnSite *other = later == first_bare ? first_value : first_bare;
+            sink_.error(later->loc, "return paths disagree: this return " +
+                                        std::string(later->value ? "has a value" : "has no value") +
+                                        " but the one at line " + std::to_string(other->loc.line) +
+                                        (other->value ? " has one" : " has none"));
+            return;
+        }
+        if (first_typed) {
+            result = first_typed->value->type();
+            for (const auto &r : returns_)
+                if (r.value && !r.value->weak && r.value->type() != result) {
+                    sink_.error(r.loc, "return paths disagree in type: this returns " +
+                                           r.value->type().str() + " but line " +
+                                           std::to_string(first_typed->loc.line) + " returns " +
+                                           result.str());
+                    return;
+                }
+        } else {
+            result = Type::scalar(Scalar::I64);
+            for (const auto &r : returns_)
+                if (r.value && r.value->type().is_float()) result = Type::scalar(default_float());
+        }
+    }
+    out_->return_type = result;
+
+    size_t next = 0;
+    std::function<ir::Block(const ir::Block &)> rewrite = [&](const ir::Block &b) {
+        ir::Block out;
+        for (const auto &s : b) {
+            switch (s->kind) {
+            case ir::StmtKind::Return: {
+                const ReturnSite &site = returns_.at(next++);
+                ir::ExprPtr v;
+                try {
+                    if (site.value && result.is_void())
+                        fail(site.loc, "'" + fn_.name + "' is declared to return nothing, but this return has a value");
+                    if (!site.value && !result.is_void())
+                        fail(site.loc, "return without a value in '" + fn_.name + "', which returns " + result.str());
+                    if (site.value) v = implicit(*site.value, result, site.loc, "the result of '" + fn_.name + "'");
+                } catch (const StatementFailed &) {
+                }
+                out.push_back(ir::Stmt::return_(v, s->loc));
+                break;
+            }
+            case ir::StmtKind::If:
+                out.push_back(ir::Stmt::if_(s->cond, rewrite(s->body), rewrite(s->orelse), s->loc));
+                break;
+            case ir::StmtKind::While:
+                out.push_back(ir::Stmt::while_(s->cond, rewrite(s->body), s->loc));
+                break;
+            case ir::StmtKind::For:
+                out.push_back(ir::Stmt::for_(s->var, s->start, s->stop, s->step, rewrite(s->body), s->loc));
+                break;
+            default:
+                out.push_back(s);
+            }
+        }
+        return out;
+    };
+    out_->body = rewrite(out_->body);
+    // Python returns None when control falls off the end; a typed kernel function returns zero.
+    if (!result.is_void() && !ends_in_return(out_->body)) {
+        ir::ExprPtr zero = result.is_float() ? ir::Expr::float_const(result, 0.0)
+                           : result.is_bool() ? ir::Expr::bool_const(false)
+                                              : ir::Expr::int_const(result, 0);
+        out_->body.push_back(ir::Stmt::return_(zero, fn_.loc));
+    }
+}
+
+ModuleLowerer::ModuleLowerer(const ast::Module &m, const CompileOptions &opts, DiagnosticSink &sink)
+    : ast_(m), opts_(opts), sink_(sink) {}
+
+std::optional<TExpr> ModuleLowerer::constant(const std::string &name, SourceLoc loc) {
+    (void)loc;
+    auto cached = constants_.find(name);
+    if (cached != constants_.end()) {
+        if (!cached->second) throw StatementFailed{};
+        return cached->second;
+    }
+    const ast::Constant *c = ast_.find_constant(name);
+    if (!c) return std::nullopt;
+    constants_[name] = std::nullopt; // guards against a constant defined through itself
+    Scalar fdefault = single() ? Scalar::F32 : Scalar::F64;
+    std::function<std::optional<ConstValue>(const ast::Expr &)> eval =
+        [&](const ast::Expr &e) -> std::optional<ConstValue> {
+        std::string err;
+        switch (e.kind) {
+        case ast::ExprKind::Int:
+            return int64_t(e.int_value);
+        case ast::ExprKind::Float:
+            return e.float_value;
+        case ast::ExprKind::Bool:
+            return int64_t(e.bool_value);
+        case ast::ExprKind::Name: {
+            if (auto f = builtin_float_constant(e.name)) return *f;
+            const ast::Constant *other = ast_.find_constant(e.name);
+            if (!other || (constants_.count(e.name) && !constants_[e.name])) return std::nullopt;
+            return eval(*other->value);
+        }
+        case ast::ExprKind::Unary:
+            if (auto a = eval(*e.args[0])) return fold_unary(e.op, *a, err);
+            return std::nullopt;
+        case ast::ExprKind::Binary: {
+            auto a = eval(*e.args[0]), b = eval(*e.args[1]);
+            if (a && b) return fold_binary(e.op, *a, *b, err);
+            return std::nullopt;
+        }
+        default:
+            return std::nullopt;
+        }
+    };
+    auto v = eval(*c->value);
+    if (!v) {
+        sink_.error(c->loc, "module constant '" + name + "' used by a kernel must be a numeric "
+                            "constant expression");
+        throw StatementFailed{};
+    }
+    TExpr t;
+    if (c->value->kind == ast::ExprKind::Bool) t = TExpr{ir::Expr::bool_const(c->value->bool_value, c->loc), false};
+    else if (std::holds_alternative<int64_t>(*v))
+        t = TExpr{ir::Expr::int_const(Type::scalar(Scalar::I64), std::get<int64_t>(*v), c->loc), true};
+    else t = TExpr{ir::Expr::float_const(Type::scalar(fdefault), std::get<double>(*v), c->loc), true};
+    constants_[name] = t;
+    return t;
+}
+
+CalleeRef ModuleLowerer::lower_spec(const ast::FunctionDef &fn, std::vector<Type> params,
+                                    std::optional<Type> declared, const std::string &emitted,
+                                    SourceLoc loc) {
+    (void)loc;
+    if (reported_parse_errors_.insert(fn.name).second)
+        for (const auto &d : fn.errors) sink_.error(d.loc, d.message);
+    in_progress_.push_back(emitted);
+    FunctionLowerer fl(*this, fn, params, declared, emitted);
+    auto out = fl.run();
+    in_progress_.pop_back();
+    done_.push_back(out);
+    return {emitted, out->return_type, params};
+}
+
+CalleeRef ModuleLowerer::specialise(const ast::FunctionDef &fn, const std::vector<TExpr> &args,
+                                    SourceLoc loc, FunctionLowerer &caller) {
+    DeclaredTypes declared = read_declared_types(fn, single(), sink_);
+    std::vector<Type> params;
+    for (size_t k = 0; k < args.size(); ++k) {
+        if (declared.params[k]) params.push_back(*declared.params[k]);
+        else if (args[k].weak) params.push_back(args[k].type()); // a literal: long or default float
+        else params.push_back(args[k].type());
+    }
+    auto &specs = specs_[fn.name];
+    for (auto &s : specs) {
+        if (s.params != params) continue;
+        if (s.done) return {s.emitted, *s.result, params};
+        bool running = false;
+        for (const auto &n : in_progress_) running = running || n == s.emitted;
+        if (!running) break; // registered for a request but not lowered yet: lower it now
+        if (opts_.backend == "opencl")
+            caller.fail(loc, "recursion is not supported on the opencl backend ('" + fn.name + "' calls itself)");
+        if (!s.result)
+            caller.fail(loc, "the recursive function '" + fn.name + "' needs a declared return type, e.g. "
+                             "@annotate(..., return_='double')");
+        if (in_progress_.back() != s.emitted)
+            caller.fail(loc, "mutual recursion ('" + fn.name + "' is called while it is being compiled) is "
+                             "not supported; only a function calling itself is");
+        return {s.emitted, *s.result, params};
+    }
+    std::string emitted;
+    for (auto &s : specs)
+        if (s.params == params) emitted = s.emitted; // registered by a request, not lowered yet
+    if (emitted.empty()) {
+        auto taken = [&](const std::string &n) {
+            return std::any_of(specs.begin(), specs.end(), [&](const Spec &s) { return s.emitted == n; }) ||
+                   (n != fn.name && ast_.find_function(n));
+        };
+        emitted = fn.name;
+        for (int k = 2; taken(emitted); ++k) emitted = fn.name + "_v" + std::to_string(k);
+        specs.push_back({emitted, params, declared.result, false});
+    }
+    CalleeRef ref = lower_spec(fn, params, declared.result, emitted, loc);
+    for (auto &s : specs_[fn.name])
+        if (s.emitted == emitted) {
+            s.done = true;
+            s.result = ref.result;
+        }
+    return ref;
+}
+
+void ModuleLowerer::request(const KernelRequest &req) {
+    const ast::FunctionDef *fn = ast_.find_function(req.name);
+    if (!fn) throw UsageError("no function named '" + req.name + "' in " + ast_.source->name());
+    for (const auto &[pname, _] : req.arg_types) {
+        bool found = false;
+        for (const auto &p : fn->params) found = found || p.name == pname;
+        if (!found)
+            throw UsageError("'" + pname + "' is not a parameter of '" + req.name + "'");
+    }
+    DeclaredTypes declared = read_declared_types(*fn, single(), sink_);
+    std::vector<Type> params;
+    bool complete = true;
+    for (size_t k = 0; k < fn->params.size(); ++k) {
+        const auto &p = fn->params[k];
+        std::optional<Type> given;
+        if (auto it = req.arg_types.find(p.name); it != req.arg_types.end())
+            given = single() ? demote_to_single(it->second) : it->second;
+        const auto &decl = declared.params[k];
+        if (decl && given && *decl != *given && !(decl->is_pointer() && given->is_pointer() && decl->elem == given->elem))
+            throw UsageError("parameter '" + p.name + "' of '" + fn->name + "' is declared " + decl->str() +
+                             " but is given " + given->str());
+        std::optional<Type> t = decl ? decl : given;
+        if (!t && (p.name == "i" || p.name == "N")) t = Type::scalar(Scalar::I64);
+        if (!t) {
+            complete = false;
+            if (p.name == "item" || p.name == "prev_item" || p.name == "last_item")
+                sink_.error(p.loc, "parameter '" + p.name + "' has no type: it takes the scan's dtype "
+                                   "when called through Scan; annotate it to compile the function alone");
+            else
+                sink_.error(p.loc, "parameter '" + p.name + "' of '" + fn->name + "' has no type: annotate "
+                                   "it (e.g. @annotate(" + p.name + "='doublep')) or give it at the call (JIT)");
+            continue;
+        }
+        params.push_back(*t);
+    }
+    if (!complete) return;
+    // Requested functions keep their own names, so they are registered before anything is
+    // lowered: a callee specialisation met earlier then gets a suffixed name instead.
+    auto &specs = specs_[fn->name];
+    if (std::none_of(specs.begin(), specs.end(), [&](const Spec &s) { return s.params == params; }))
+        specs.push_back({fn->name, params, declared.result, false});
+    pending_.push_back(fn);
+}
+
+void ModuleLowerer::lower_pending() {
+    for (const ast::FunctionDef *fn : pending_) {
+        for (auto &s : specs_[fn->name]) {
+            if (s.emitted != fn->name || s.done) continue;
+            std::vector<Type> params = s.params;
+            auto declared = s.result;
+            CalleeRef ref = lower_spec(*fn, params, declared, fn->name, fn->loc);
+            for (auto &t : specs_[fn->name])
+                if (t.emitted == fn->name) {
+                    t.done = true;
+                    t.result = ref.result;
+                }
+            break;
+        }
+    }
+}
+
+std::shared_ptr<ir::Module> ModuleLowerer::result() {
+    auto m = std::make_shared<ir::Module>();
+    m->source = ast_.source;
+    m->functions = done_;
+    return m;
+}
+
+std::shared_ptr<ir::Module> lower_module(const ast::Module &module,
+                                         const std::vector<KernelRequest> &requests,
+                                         const CompileOptions &options) {
+    DiagnosticSink sink(module.source);
+    ModuleLowerer lowerer(module, options, sink);
+    for (const auto &r : requests) lowerer.request(r);
+    lowerer.lower_pending();
+    if (sink.has_errors()) {
+        bool syntax = true;
+        for (const auto &d : sink.diagnostics()) {
+            bool is_parse = false;
+            for (const auto &fn : module.functions)
+                for (const auto &pe : fn->errors)
+                    is_parse = is_parse || (pe.loc.line == d.loc.line && pe.loc.col == d.loc.col);
+            syntax = syntax && is_parse;
+        }
+        sink.throw_if_errors(syntax);
+    }
+    return lowerer.result();
+}
+
+} // namespace smelt::types

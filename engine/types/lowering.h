@@ -1,0 +1,144 @@
+// Internal to types/: the state of lowering one module and one function specialisation.
+// lower_module.cpp drives it; lower_expr.cpp, lower_call.cpp and lower_stmt.cpp hold the rules.
+#pragma once
+
+#include "frontend/ast.h"
+#include "ir/ir.h"
+#include "pipeline.h"
+#include "types/const_eval.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace smelt::types {
+
+// A typed expression. `weak` marks an untyped numeric literal (always a Const whose type is
+// long or the default float): it takes the type of whatever it meets (x[i] * 2.0 stays float).
+struct TExpr {
+    ir::ExprPtr e;
+    bool weak = false;
+    const Type &type() const { return e->type; }
+};
+
+// Thrown after a located error has been reported, to abandon the current statement. Lowering
+// continues with the next statement so one run reports every independent mistake.
+struct StatementFailed {};
+
+class ModuleLowerer;
+
+struct CalleeRef {
+    std::string name; // emitted name of the specialisation
+    Type result;
+    std::vector<Type> params;
+};
+
+class FunctionLowerer {
+public:
+    FunctionLowerer(ModuleLowerer &mod, const ast::FunctionDef &fn, std::vector<Type> params,
+                    std::optional<Type> declared_result, std::string emitted_name);
+    std::shared_ptr<ir::Function> run();
+
+    // lower_expr.cpp
+    TExpr expr(const ast::Expr &e);
+    ir::ExprPtr to_bool(const TExpr &x, SourceLoc loc);
+    ir::ExprPtr convert(const TExpr &x, const Type &to, SourceLoc loc); // checked by caller
+    // Implicit conversion where a value meets a declared type (assignment to a typed local,
+    // argument passing, return): numbers convert, except a float into an integer, which must be
+    // written int(...); arrays must match their element type. `what` names the target.
+    ir::ExprPtr implicit(const TExpr &x, const Type &to, SourceLoc loc, const std::string &what);
+    TExpr arith(const std::string &op, TExpr a, TExpr b, SourceLoc loc);
+    TExpr compare(const std::string &op, TExpr a, TExpr b, SourceLoc loc);
+    Type common_numeric(const TExpr &a, const TExpr &b, SourceLoc loc);
+    TExpr resolve_weak(TExpr x); // a lone literal becomes long / the default float
+    struct Place {
+        ir::VarPtr base;
+        std::vector<ir::ExprPtr> indices;
+    };
+    Place subscript(const ast::Expr &e);
+
+    // lower_call.cpp
+    TExpr call(const ast::Expr &e);
+    TExpr builtin_call(const ast::Expr &e, const std::string &name);
+
+    // lower_stmt.cpp
+    void block(const ast::Block &b, ir::Block &out);
+    void stmt(const ast::Stmt &s, ir::Block &out);
+
+    [[noreturn]] void fail(SourceLoc loc, const std::string &msg);
+    Scalar default_float() const;
+    const CompileOptions &options() const;
+    bool gpu_builtins_allowed() const; // backend is opencl, cuda, or "" (check for any)
+
+private:
+    void assign(const ast::Expr &target, const ast::Expr &value_node, TExpr value, SourceLoc loc,
+                ir::Block &out);
+    void declare(const ast::Stmt &s, ir::Block &out);
+    void for_range(const ast::Stmt &s, ir::Block &out);
+    void store_to_var(ir::VarPtr v, TExpr value, SourceLoc loc, ir::Block &out);
+    ir::VarPtr new_var(const std::string &name, const Type &t, ir::Var::Role role);
+    std::string hidden_name(const std::string &base);
+    void finish_returns();
+
+    ModuleLowerer &mod_;
+    const ast::FunctionDef &fn_;
+    DiagnosticSink &sink_;
+    std::shared_ptr<ir::Function> out_;
+    std::optional<Type> declared_result_;
+    std::map<std::string, ir::VarPtr> vars_;
+    std::set<std::string> assigned_anywhere_; // every name the body assigns
+    std::set<std::string> poisoned_;          // names whose defining statement failed
+    std::set<std::string> used_names_;
+    int loop_depth_ = 0;
+    struct ReturnSite {
+        std::optional<TExpr> value;
+        SourceLoc loc;
+    };
+    std::vector<ReturnSite> returns_;
+    friend class ModuleLowerer;
+};
+
+class ModuleLowerer {
+public:
+    ModuleLowerer(const ast::Module &m, const CompileOptions &opts, DiagnosticSink &sink);
+
+    // Lowers a requested function. `given` types unannotated parameters (JIT).
+    void request(const KernelRequest &req);
+    // Lowers every requested function registered by request(), in request order.
+    void lower_pending();
+    // The specialisation of `fn` for these argument types (lowered on first use).
+    CalleeRef specialise(const ast::FunctionDef &fn, const std::vector<TExpr> &args, SourceLoc loc,
+                         FunctionLowerer &caller);
+    std::optional<TExpr> constant(const std::string &name, SourceLoc loc);
+    std::shared_ptr<ir::Module> result();
+
+    const ast::Module &ast() const { return ast_; }
+    const CompileOptions &options() const { return opts_; }
+    DiagnosticSink &sink() { return sink_; }
+    bool single() const { return opts_.precision == Precision::Single; }
+
+private:
+    struct Spec {
+        std::string emitted;
+        std::vector<Type> params;
+        std::optional<Type> result; // known once lowered, or declared
+        bool done = false;
+    };
+    CalleeRef lower_spec(const ast::FunctionDef &fn, std::vector<Type> params,
+                         std::optional<Type> declared, const std::string &emitted, SourceLoc loc);
+
+    const ast::Module &ast_;
+    CompileOptions opts_;
+    DiagnosticSink &sink_;
+    std::map<std::string, std::vector<Spec>> specs_; // function name → specialisations
+    std::map<std::string, std::optional<TExpr>> constants_;
+    std::set<std::string> reported_parse_errors_;
+    std::vector<std::string> in_progress_;
+    std::vector<const ast::FunctionDef *> pending_;
+    std::vector<std::shared_ptr<ir::Function>> done_; // callees first
+};
+
+} // namespace smelt::types

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what building and testing Smelt needs on Debian 12 (run as root, or with sudo).
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+    cmake ninja-build g++ make git \
+    libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev \
+    ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo \
+    python3 python3-numpy python3-pytest >/dev/null
