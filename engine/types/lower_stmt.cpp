@@ -57,17 +57,18 @@ void FunctionLowerer::store_to_var(ir::VarPtr v, TExpr value, SourceLoc loc, ir:
 
 void FunctionLowerer::assign(const ast::Expr &target, const ast::Expr &value_node, TExpr value,
                              SourceLoc loc, ir::Block &out) {
-    (void)value_node;
+    // Errors about the value point at the value; the statement keeps `loc`.
+    SourceLoc vloc = value_node.loc;
     if (target.kind == ast::ExprKind::Name) {
         auto it = vars_.find(target.name);
         if (it != vars_.end()) {
             if (it->second->role == ir::Var::Role::Param && it->second->type.is_pointer())
                 fail(target.loc, "cannot rebind the array parameter '" + target.name + "'");
-            store_to_var(it->second, value, loc, out);
+            store_to_var(it->second, value, vloc, out);
             return;
         }
-        if (value.type().is_void()) fail(loc, "this call returns nothing, so it cannot be assigned");
-        if (value.type().is_matrix()) fail(loc, "matrices cannot be copied; copy their elements");
+        if (value.type().is_void()) fail(vloc, "this call returns nothing, so it cannot be assigned");
+        if (value.type().is_matrix()) fail(vloc, "matrices cannot be copied; copy their elements");
         Type t = value.type();
         ir::VarPtr v = new_var(target.name, t, ir::Var::Role::Local);
         out.push_back(ir::Stmt::assign(v, value.e, loc));
@@ -77,7 +78,7 @@ void FunctionLowerer::assign(const ast::Expr &target, const ast::Expr &value_nod
         Place p = subscript(target);
         Type et = Type::scalar(p.base->type.elem);
         if (!value.type().is_scalar())
-            fail(loc, "cannot store " + (value.type().is_void() ? std::string("a call that returns nothing")
+            fail(vloc, "cannot store " + (value.type().is_void() ? std::string("a call that returns nothing")
                                                                 : "a " + value.type().str()) +
                           " in an element of '" + p.base->name + "'");
         // Like a NumPy element store: the value converts to the array's type (floats truncate).
