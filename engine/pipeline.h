@@ -33,4 +33,27 @@ struct CompileOptions {
     std::string backend = "cpu"; // decides which builtins are allowed (LID_0 etc. not on cpu)
 };
 
+// Reads a kernel file. A missing or unreadable file is a UsageError.
+std::shared_ptr<const SourceFile> read_source_file(const std::string &path);
+
+// Lexes and parses a whole file (stage dump at SMELT_DEBUG >= 4). Errors inside functions are
+// kept with each function and reported only when it is compiled.
+std::shared_ptr<const ast::Module> parse_source(std::shared_ptr<const SourceFile> file);
+
+// Types and lowers the requested functions and their callees, then runs the IR pass script
+// (dumps at SMELT_DEBUG >= 2). Throws CompileError with every diagnostic found.
+std::shared_ptr<ir::Module> build_ir(const ast::Module &module,
+                                     const std::vector<KernelRequest> &requests,
+                                     const CompileOptions &options);
+
+// The device functions of `module` as source for a backend ("cpu", later "opencl", "cuda"),
+// with the backend's prelude first.
+std::string emit_source(const ir::Module &module, const std::string &backend);
+
+// `smelt check`: every diagnostic of the named functions, or of every annotated function when
+// `names` is empty. An empty result means the file is clean.
+std::vector<Diagnostic> check_functions(const ast::Module &module,
+                                        const std::vector<std::string> &names,
+                                        const CompileOptions &options);
+
 } // namespace smelt

@@ -333,7 +333,14 @@ std::shared_ptr<ir::Module> lower_module(const ast::Module &module,
                     is_parse = is_parse || (pe.loc.line == d.loc.line && pe.loc.col == d.loc.col);
             syntax = syntax && is_parse;
         }
-        sink.throw_if_errors(syntax);
+        // Report in file order, whatever order the functions were reached in.
+        std::vector<Diagnostic> diags = sink.take();
+        std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic &a, const Diagnostic &b) {
+            return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+        });
+        CompileError err(std::move(diags));
+        err.set_syntax_error(syntax);
+        throw err;
     }
     return lowerer.result();
 }
