@@ -309,10 +309,12 @@ std::unique_ptr<ast::FunctionDef> Parser::parse_function(std::vector<ast::ExprPt
     parse_params(*f);
     expect_op(")");
     if (accept_op("->")) {
+        const size_t start = pos_;
         try {
             f->returns = parse_expr();
         } catch (const ParseError &e) {
             errors.error(e.loc, e.message);
+            pos_ = start; // skip from the start, where bracket depth is known
             skip_balanced_until(":");
         }
     }
@@ -329,10 +331,12 @@ std::unique_ptr<ast::FunctionDef> Parser::parse_function(std::vector<ast::ExprPt
 
 void Parser::parse_params(ast::FunctionDef &f) {
     while (!at_op(")")) {
+        const size_t start = pos_;
         try {
             parse_param(f);
         } catch (const ParseError &e) {
             fn_errors_->error(e.loc, e.message);
+            pos_ = start; // skip from the start, where bracket depth is known
             skip_balanced_until(",)");
         }
         if (!accept_op(",")) break;
