@@ -96,6 +96,7 @@ private:
 };
 
 std::vector<Token> Lexer::run() {
+    if (c_.src.substr(0, 3) == "\xEF\xBB\xBF") c_.pos = c_.line_start = 3; // UTF-8 BOM
     while (!c_.eof()) {
         if (at_line_start_) {
             start_line();

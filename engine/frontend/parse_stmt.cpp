@@ -89,9 +89,15 @@ void Parser::parse_statement_or_throw(ast::Block &out) {
     if (t.is_name("def"))
         fail(t.loc, "nested functions are not supported in kernels; define helper functions "
                     "at module level");
-    if (t.is_op("@"))
-        fail(t.loc, "decorators and nested functions are not supported in kernels; define "
-                    "helper functions at module level");
+    if (t.is_op("@")) {
+        // One error for the decorators and the definition they decorate.
+        fn_errors_->error(t.loc, "decorators and nested functions are not supported in "
+                                 "kernels; define helper functions at module level");
+        while (at_op("@"))
+            skip_line();
+        if (!at(TokenKind::Dedent) && !at(TokenKind::End)) skip_statement();
+        return;
+    }
     if (t.is_name("class")) fail(t.loc, "classes are not supported in kernels");
     if (t.is_name("try")) fail(t.loc, "try/except is not supported in kernels");
     if (t.is_name("with")) fail(t.loc, "with statements are not supported in kernels");

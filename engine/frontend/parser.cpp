@@ -218,8 +218,9 @@ bool is_numeric_name(const std::string &n) {
            n == "NAN";
 }
 
-// A module constant must look numeric: literals, names and operators only, with at least one
-// number (or an earlier constant) in it. `x = np.zeros(3)` or `f = g` are ordinary Python.
+// A module constant must look numeric: literals, names, dotted names and operators only, with
+// at least one number (or an earlier constant, or pi/e/inf/nan) in it. No calls: `x =
+// np.zeros(3)` or `f = g` are ordinary Python.
 bool is_numeric_expr(const ast::Expr &e, const ast::Module &m, bool &has_number) {
     using K = ast::ExprKind;
     switch (e.kind) {
@@ -231,6 +232,9 @@ bool is_numeric_expr(const ast::Expr &e, const ast::Module &m, bool &has_number)
     case K::Name:
         if (m.find_constant(e.name) || is_numeric_name(e.name)) has_number = true;
         return true;
+    case K::Attribute: // `math.pi`: a dotted name, for the type checker to judge
+        if (is_numeric_name(e.name)) has_number = true;
+        return e.args[0]->kind == K::Name || e.args[0]->kind == K::Attribute;
     case K::Unary:
     case K::Binary:
     case K::BoolOp:

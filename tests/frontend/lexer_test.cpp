@@ -111,6 +111,12 @@ TEST(Lexer, CommentsAndBlankLinesProduceNoTokens) {
     EXPECT_EQ(compact(toks), "x NL END");
 }
 
+TEST(Lexer, ByteOrderMarkIsSkipped) {
+    auto toks = lex_text("\xEF\xBB\xBFx = 1\n");
+    EXPECT_EQ(compact(toks), "x = int:1 NL END");
+    EXPECT_EQ(loc_of(toks[0]), "1:1");
+}
+
 TEST(Lexer, FileWithoutFinalNewline) {
     auto toks = lex_text("def f():\n    return 1");
     EXPECT_EQ(compact(toks), "def f ( ) : NL INDENT return int:1 NL DEDENT END");

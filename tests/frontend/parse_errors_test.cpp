@@ -118,7 +118,8 @@ TEST(ParseErrors, EachRejectedConstructHasItsMessageAndLocation) {
                           "@annotate(i='int', x='doublep')\n"
                           "def k(i, x):\n";
         std::istringstream body(c.body);
-        for (std::string line; std::getline(body, line);) src += "    " + line + "\n";
+        for (std::string line; std::getline(body, line);)
+            src += "    " + line + "\n";
         auto d = first_error("t.py", src);
         if (!c.fragment) {
             EXPECT_FALSE(d.has_value()) << d->rendered;

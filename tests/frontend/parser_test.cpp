@@ -346,7 +346,7 @@ TEST(Parser, MixedFileFindsKernelsAndSkipsOrdinaryPython) {
                       "N = 128\n"
                       "EPS: float = 1e-6\n"
                       "TWO_N = 2 * N + (1 if N > 3 else 0)\n"
-                      "TAU = 2 * pi\n"
+                      "TAU = 2 * math.pi\n"
                       "ALIAS = N\n"
                       "data = np.zeros(N)\n"
                       "names = [s.upper() for s in ('a', 'b')]\n"
@@ -415,6 +415,21 @@ TEST(Parser, MixedFileFindsKernelsAndSkipsOrdinaryPython) {
     EXPECT_NE(h->errors[0].message.find("*args"), std::string::npos);
     EXPECT_EQ(h->errors[1].loc.line, 28);
     EXPECT_NE(h->errors[1].message.find("with statements"), std::string::npos);
+}
+
+TEST(Parser, ADecoratedNestedFunctionIsOneError) {
+    auto m = parse_text("def k(i):\n"
+                        "    @jit\n"
+                        "    @other(1)\n"
+                        "    def g():\n"
+                        "        pass\n"
+                        "    y = [1]\n"
+                        "    return i\n");
+    const auto &k = *m->functions[0];
+    ASSERT_EQ(k.errors.size(), 2u) << errors_of(k);
+    EXPECT_EQ(k.errors[0].loc.line, 2);
+    EXPECT_EQ(k.errors[1].loc.line, 6);
+    EXPECT_EQ(k.body.size(), 1u);
 }
 
 TEST(Parser, LaterDefinitionWins) {
