@@ -1,6 +1,6 @@
 // The recursive-descent parser behind frontend::parse(). Internal to the frontend; split over
-// parser.cpp (tokens, recovery, module level, function headers), parse_stmt.cpp (statements)
-// and parse_expr.cpp (expressions).
+// parser.cpp (tokens, recovery, module level), parse_function.cpp (def lines and decorators),
+// parse_stmt.cpp (statements) and parse_expr.cpp (expressions).
 #pragma once
 
 #include "frontend/ast.h"
