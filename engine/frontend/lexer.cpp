@@ -46,6 +46,10 @@ bool is_keyword_after_number(std::string_view w) {
            w == "not" || w == "for";
 }
 
+// CPython's limits; they also bound the parser's recursion.
+constexpr size_t kMaxIndent = 100;
+constexpr size_t kMaxBrackets = 200;
+
 const char *const kOps3[] = {"**=", "//=", ">>=", "<<=", "..."};
 const char *const kOps2[] = {"**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", ":=",
                              "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@="};
@@ -166,6 +170,7 @@ void Lexer::start_line() {
     } else if (col > top.col) {
         if (alt <= top.alt) sink_.error(loc, tab_error);
         indents_.push_back({col, alt});
+        if (indents_.size() == kMaxIndent + 1) sink_.error(loc, "too many levels of indentation");
         emit(TokenKind::Indent, "", loc);
     } else {
         while (indents_.size() > 1 && col < indents_.back().col) {
@@ -309,6 +314,7 @@ void Lexer::lex_op() {
     }
     if (ch == '(' || ch == '[' || ch == '{') {
         brackets_.push_back({ch, loc});
+        if (brackets_.size() == kMaxBrackets + 1) sink_.error(loc, "too many nested parentheses");
     } else if (ch == ')' || ch == ']' || ch == '}') {
         const char open = ch == ')' ? '(' : ch == ']' ? '[' : '{';
         if (brackets_.empty()) {

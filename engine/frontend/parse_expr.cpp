@@ -15,6 +15,7 @@ using ast::ExprKind;
 using ast::ExprPtr;
 
 ExprPtr Parser::parse_expr() {
+    Nesting guard(*this);
     ExprPtr e = parse_ifexp();
     if (at_op(":=")) fail(peek().loc, "assignment expressions (:=) are not supported in kernels");
     return e;
@@ -27,6 +28,7 @@ ExprPtr Parser::parse_ifexp() {
     if (first.is_name("yield")) fail(first.loc, "yield is not supported in kernels");
     ExprPtr body = parse_or();
     if (!at_name("if")) return body;
+    Nesting guard(*this);
     advance();
     ExprPtr cond = parse_or();
     if (!accept_name("else"))
@@ -62,6 +64,7 @@ ExprPtr Parser::parse_and() {
 
 ExprPtr Parser::parse_not() {
     if (!at_name("not")) return parse_comparison();
+    Nesting guard(*this);
     auto e = make(ExprKind::Unary, advance().loc);
     e->op = "not";
     e->args.push_back(parse_not());
@@ -121,6 +124,7 @@ ExprPtr Parser::parse_binary(int level) {
 ExprPtr Parser::parse_unary() {
     const Token &t = peek();
     if (!t.is_op("-") && !t.is_op("+") && !t.is_op("~")) return parse_power();
+    Nesting guard(*this);
     advance();
     auto e = make(ExprKind::Unary, t.loc);
     e->op = t.text;
@@ -134,6 +138,7 @@ ExprPtr Parser::parse_power() {
     if (at_name("await")) fail(peek().loc, "await is not supported in kernels");
     ExprPtr base = parse_primary();
     if (!at_op("**")) return base;
+    Nesting guard(*this);
     auto e = make(ExprKind::Binary, advance().loc);
     e->op = "**";
     e->args.push_back(std::move(base));

@@ -247,19 +247,28 @@ namespace {
 const char *kEqualsInCondition = "invalid syntax: '=' in a condition; use '==' to compare";
 }
 
-ast::StmtPtr Parser::parse_if() {
+ast::StmtPtr Parser::parse_if_clause() {
     auto s = make_stmt(StmtKind::If, advance().loc); // `if`, or `elif` for a nested If
     s->cond = parse_expr();
     if (at_op("=")) fail(peek().loc, kEqualsInCondition);
     expect_op(":");
     s->body = parse_suite();
-    if (at_name("elif")) {
-        s->orelse.push_back(parse_if());
-    } else if (accept_name("else")) {
-        expect_op(":");
-        s->orelse = parse_suite();
-    }
     return s;
+}
+
+// elif chains are built in a loop: a long chain must not mean deep recursion here.
+ast::StmtPtr Parser::parse_if() {
+    ast::StmtPtr head = parse_if_clause();
+    ast::Stmt *tail = head.get();
+    while (at_name("elif")) {
+        tail->orelse.push_back(parse_if_clause());
+        tail = tail->orelse.back().get();
+    }
+    if (accept_name("else")) {
+        expect_op(":");
+        tail->orelse = parse_suite();
+    }
+    return head;
 }
 
 ast::StmtPtr Parser::parse_while() {

@@ -73,6 +73,7 @@ private:
     ast::StmtPtr parse_expr_statement();
     ast::StmtPtr parse_return();
     ast::StmtPtr parse_if();
+    ast::StmtPtr parse_if_clause();
     ast::StmtPtr parse_while();
     ast::StmtPtr parse_for();
     void check_target(const ast::Expr &target) const;
@@ -99,6 +100,23 @@ private:
     ast::ExprPtr parse_number(const Token &t);
     ast::ExprPtr parse_strings();
     [[noreturn]] void reject_display(const Token &open) const; // [...] or {...}
+
+    // Bounds the recursion of the expression parser, so that a pathological file (thousands of
+    // nested unary operators) gets an error instead of a stack overflow.
+    class Nesting {
+    public:
+        explicit Nesting(Parser &p) : p_(p) {
+            if (p_.nesting_ >= kMaxNesting)
+                p_.fail(p_.peek().loc, "expression is nested too deeply");
+            ++p_.nesting_;
+        }
+        ~Nesting() { --p_.nesting_; }
+
+    private:
+        Parser &p_;
+    };
+    static constexpr int kMaxNesting = 200;
+    int nesting_ = 0;
 
     std::shared_ptr<const SourceFile> file_;
     std::vector<Token> tokens_;

@@ -432,6 +432,31 @@ TEST(Parser, ADecoratedNestedFunctionIsOneError) {
     EXPECT_EQ(k.body.size(), 1u);
 }
 
+TEST(Parser, PathologicalNestingIsAnErrorNotACrash) {
+    std::string minus = std::string(100000, '-') + "x";
+    std::string power = "x", ifexp = "x";
+    for (int i = 0; i < 50000; ++i) {
+        power += "**x";
+        ifexp += " if c else x";
+    }
+    for (const std::string &chain : {minus, power, ifexp}) {
+        auto m = parse_text("def f(x, c):\n    return " + chain + "\n");
+        const auto &f = *m->functions[0];
+        ASSERT_EQ(f.errors.size(), 1u);
+        EXPECT_EQ(f.errors[0].message, "expression is nested too deeply");
+    }
+    // A long elif chain is not nesting in the source, and parses.
+    std::string src = "def f(x):\n    if x == 0:\n        return 0\n";
+    for (int i = 1; i < 20000; ++i)
+        src +=
+            "    elif x == " + std::to_string(i) + ":\n        return " + std::to_string(i) + "\n";
+    auto m = parse_text(src);
+    EXPECT_TRUE(m->functions[0]->errors.empty());
+    // Bracket and indentation depth are bounded by the lexer, as in CPython.
+    EXPECT_THROW(parse_text("x = " + std::string(300, '(') + std::string(300, ')') + "\n"),
+                 CompileError);
+}
+
 TEST(Parser, LaterDefinitionWins) {
     auto m = parse_text("def f(x): return 1\ndef f(x): return 2\nK = 1\nK = 2\n");
     EXPECT_EQ(m->find_function("f")->body[0]->value->int_value, 2u);
