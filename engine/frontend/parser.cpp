@@ -1,0 +1,290 @@
+// The parser's module level: token access, error recovery, imports and constants; and parse(),
+// the frontend's entry point.
+#include "frontend/parser.h"
+
+#include "frontend/lexer.h"
+#include "frontend/parser_impl.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace smelt::frontend {
+namespace detail {
+
+bool is_keyword(const std::string &w) {
+    static const char *const kKeywords[] = {
+        "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+        "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+        "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+        "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
+    for (const char *k : kKeywords)
+        if (w == k) return true;
+    return false;
+}
+
+// ---- tokens ---------------------------------------------------------------------------------
+
+const Token &Parser::peek(size_t ahead) const {
+    size_t i = std::min(pos_ + ahead, tokens_.size() - 1); // the last token is End
+    return tokens_[i];
+}
+
+const Token &Parser::advance() {
+    const Token &t = tokens_[pos_];
+    if (pos_ + 1 < tokens_.size()) ++pos_;
+    return t;
+}
+
+bool Parser::accept_op(const char *op) {
+    if (!at_op(op)) return false;
+    advance();
+    return true;
+}
+
+bool Parser::accept_name(const char *name) {
+    if (!at_name(name)) return false;
+    advance();
+    return true;
+}
+
+const Token &Parser::expect_op(const char *op) {
+    if (!at_op(op)) fail(peek().loc, std::string("expected '") + op + "'");
+    return advance();
+}
+
+const Token &Parser::expect_newline() {
+    if (!at(TokenKind::Newline)) fail_unexpected();
+    return advance();
+}
+
+void Parser::fail(SourceLoc loc, std::string message) const {
+    throw ParseError{loc, std::move(message)};
+}
+
+void Parser::fail_unexpected() const {
+    const Token &t = peek();
+    switch (t.kind) {
+    case TokenKind::Newline:
+        fail(t.loc, "invalid syntax: unexpected end of line");
+    case TokenKind::End:
+        fail(t.loc, "invalid syntax: unexpected end of file");
+    case TokenKind::Indent:
+        fail(t.loc, "unexpected indent");
+    case TokenKind::Dedent:
+        fail(t.loc, "invalid syntax: unexpected dedent");
+    case TokenKind::String:
+        fail(t.loc, "invalid syntax: unexpected string");
+    default:
+        fail(t.loc, "invalid syntax: unexpected '" + t.text + "'");
+    }
+}
+
+ast::ExprPtr Parser::make(ast::ExprKind kind, SourceLoc loc) const {
+    return std::make_unique<ast::Expr>(kind, loc);
+}
+
+// ---- recovery -------------------------------------------------------------------------------
+
+void Parser::skip_line() {
+    while (!at(TokenKind::Newline) && !at(TokenKind::End))
+        advance();
+    if (at(TokenKind::Newline)) advance();
+}
+
+void Parser::skip_block() {
+    int depth = 0;
+    do {
+        if (at(TokenKind::Indent)) ++depth;
+        if (at(TokenKind::Dedent)) --depth;
+        if (at(TokenKind::End)) return;
+        advance();
+    } while (depth > 0);
+}
+
+void Parser::skip_balanced_until(const char *stops) {
+    int depth = 0;
+    while (!at(TokenKind::Newline) && !at(TokenKind::End)) {
+        const Token &t = peek();
+        if (t.kind == TokenKind::Op && t.text.size() == 1) {
+            char ch = t.text[0];
+            if (depth == 0 && std::strchr(stops, ch)) return;
+            if (ch == '(' || ch == '[' || ch == '{') ++depth;
+            if (ch == ')' || ch == ']' || ch == '}') {
+                if (depth == 0) return;
+                --depth;
+            }
+        }
+        advance();
+    }
+}
+
+void Parser::skip_statement() {
+    skip_line();
+    if (at(TokenKind::Indent)) skip_block();
+}
+
+void Parser::skip_clauses() {
+    while (at_name("elif") || at_name("else") || at_name("except") || at_name("finally"))
+        skip_statement();
+}
+
+// ---- module level ---------------------------------------------------------------------------
+
+std::shared_ptr<ast::Module> Parser::parse_module() {
+    auto m = std::make_shared<ast::Module>();
+    m->source = file_;
+    while (!at(TokenKind::End)) {
+        try {
+            parse_top_level(*m);
+        } catch (const ParseError &e) {
+            module_errors_.error(e.loc, e.message);
+            fn_errors_ = nullptr;
+            skip_statement();
+        }
+    }
+    return m;
+}
+
+void Parser::parse_top_level(ast::Module &m) {
+    const Token &t = peek();
+    if (t.kind == TokenKind::Newline || t.is_op(";")) {
+        advance();
+    } else if (t.kind == TokenKind::Indent) {
+        module_errors_.error(t.loc, "unexpected indent");
+        skip_block();
+    } else if (t.kind == TokenKind::Dedent) {
+        advance(); // cannot happen with a balanced token stream; never loop on it
+    } else if (t.is_name("import") || t.is_name("from")) {
+        parse_import(m);
+    } else if (t.is_op("@") || t.is_name("def") || (t.is_name("async") && at_name("def", 1))) {
+        parse_decorated(m);
+    } else if (t.kind == TokenKind::Name && !is_keyword(t.text) &&
+               (at_op("=", 1) || at_op(":", 1))) {
+        if (!try_parse_constant(m)) skip_statement();
+    } else {
+        skip_statement(); // ordinary Python (classes, main block, ...): never compiled
+    }
+}
+
+// import a.b [as c], ... | from [.]*a.b import (x [as y], ... | *)
+void Parser::parse_import(ast::Module &m) {
+    auto dotted = [&]() {
+        std::string first;
+        do {
+            if (!at(TokenKind::Name)) fail(peek().loc, "expected a module name");
+            std::string part = advance().text;
+            if (first.empty()) first = part;
+        } while (accept_op("."));
+        return first;
+    };
+    auto alias_or = [&](std::string name) {
+        if (!accept_name("as")) return name;
+        if (!at(TokenKind::Name)) fail(peek().loc, "expected a name after 'as'");
+        return advance().text;
+    };
+    if (accept_name("import")) {
+        do {
+            m.imported_names.push_back(alias_or(dotted()));
+        } while (accept_op(","));
+    } else {
+        advance(); // from
+        bool relative = false;
+        while (at_op(".") || at_op("...")) {
+            advance();
+            relative = true;
+        }
+        std::string module = at_name("import") && relative ? "" : dotted();
+        if (!accept_name("import")) fail(peek().loc, "expected 'import'");
+        if (accept_op("*")) {
+            m.imported_names.push_back("*"); // everything the module exports
+        } else {
+            bool paren = accept_op("(");
+            do {
+                if (paren && at_op(")")) break;
+                if (!at(TokenKind::Name)) fail(peek().loc, "expected a name to import");
+                std::string name = alias_or(advance().text);
+                if (module != "__future__") m.imported_names.push_back(name);
+            } while (accept_op(","));
+            if (paren) expect_op(")");
+        }
+    }
+    if (!accept_op(";")) expect_newline();
+}
+
+namespace {
+// Names that stand for numbers wherever kernels see them (math constants).
+bool is_numeric_name(const std::string &n) {
+    return n == "pi" || n == "e" || n == "inf" || n == "nan" || n == "M_PI" || n == "INFINITY" ||
+           n == "NAN";
+}
+
+// A module constant must look numeric: literals, names, dotted names and operators only, with
+// at least one number (or an earlier constant, or pi/e/inf/nan) in it. No calls: `x =
+// np.zeros(3)` or `f = g` are ordinary Python.
+bool is_numeric_expr(const ast::Expr &e, const ast::Module &m, bool &has_number) {
+    using K = ast::ExprKind;
+    switch (e.kind) {
+    case K::Int:
+    case K::Float:
+    case K::Bool:
+        has_number = true;
+        return true;
+    case K::Name:
+        if (m.find_constant(e.name) || is_numeric_name(e.name)) has_number = true;
+        return true;
+    case K::Attribute: // `math.pi`: a dotted name, for the type checker to judge
+        if (is_numeric_name(e.name)) has_number = true;
+        return e.args[0]->kind == K::Name || e.args[0]->kind == K::Attribute;
+    case K::Unary:
+    case K::Binary:
+    case K::BoolOp:
+    case K::Compare:
+    case K::IfExp:
+        for (const auto &a : e.args)
+            if (!is_numeric_expr(*a, m, has_number)) return false;
+        return true;
+    default:
+        return false;
+    }
+}
+} // namespace
+
+bool Parser::try_parse_constant(ast::Module &m) {
+    const size_t start = pos_;
+    const Token &name = advance();
+    ast::Constant c{name.text, name.loc, nullptr};
+    bool numeric = false;
+    try {
+        if (accept_op(":")) parse_expr(); // the annotation says nothing a kernel needs
+        expect_op("=");
+        c.value = parse_expr();
+        bool has_number = false;
+        numeric = (at(TokenKind::Newline) || at_op(";")) &&
+                  is_numeric_expr(*c.value, m, has_number) && has_number;
+    } catch (const ParseError &) {
+        numeric = false;
+    }
+    // A later non-numeric assignment rebinds the name in Python: the old constant is gone.
+    std::erase_if(m.constants, [&](const ast::Constant &k) { return k.name == c.name; });
+    if (!numeric) {
+        pos_ = start;
+        return false;
+    }
+    m.constants.push_back(std::move(c));
+    if (!accept_op(";")) advance();
+    return true;
+}
+
+} // namespace detail
+
+std::shared_ptr<ast::Module> parse(std::shared_ptr<const SourceFile> file) {
+    DiagnosticSink errors(file);
+    std::vector<Token> tokens = lex(*file, errors);
+    errors.throw_if_errors(/*syntax=*/true);
+    detail::Parser parser(file, std::move(tokens), errors);
+    auto module = parser.parse_module();
+    errors.throw_if_errors(/*syntax=*/true);
+    return module;
+}
+
+} // namespace smelt::frontend

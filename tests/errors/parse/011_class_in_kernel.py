@@ -1,0 +1,8 @@
+# expect: 7:5: classes are not supported in kernels
+from smelt import annotate
+
+
+@annotate(i='int', n='int', x='doublep', y='doublep')
+def kernel(i, n, x, y):
+    class Point:
+        pass

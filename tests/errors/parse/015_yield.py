@@ -1,0 +1,7 @@
+# expect: 7:5: yield is not supported in kernels
+from smelt import annotate
+
+
+@annotate(i='int', n='int', x='doublep', y='doublep')
+def kernel(i, n, x, y):
+    yield x[i]
