@@ -27,15 +27,28 @@ using VarPtr = std::shared_ptr<Var>;
 
 enum class UnaryOp : uint8_t { Neg, BitNot, Not };
 enum class BinaryOp : uint8_t {
-    Add, Sub, Mul,
+    Add,
+    Sub,
+    Mul,
     Div,      // true division, float operands only
     FloorDiv, // Python //: rounds toward -inf (ints and floats)
     Mod,      // Python %: result has the sign of the divisor (ints and floats)
     Pow,      // float: pow(); integer: repeated multiplication, exponent >= 0
-    BitAnd, BitOr, BitXor, Shl, Shr,
-    Eq, Ne, Lt, Le, Gt, Ge, // result bool
-    And, Or,  // short-circuit, bool operands, result bool
-    Min, Max, // Python min/max of two: min(a, b) = b if b < a else a
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge, // result bool
+    And,
+    Or, // short-circuit, bool operands, result bool
+    Min,
+    Max, // Python min/max of two: min(a, b) = b if b < a else a
 };
 enum class AtomicOp : uint8_t { Inc, Dec, Add };
 
@@ -58,14 +71,14 @@ struct Expr {
     ExprKind kind;
     Type type;
     SourceLoc loc;
-    int64_t int_value = 0; // Const of integer/bool type (unsigned values stored bit-cast)
+    int64_t int_value = 0;    // Const of integer/bool type (unsigned values stored bit-cast)
     double float_value = 0.0; // Const of float type
-    VarPtr var;            // VarRef, Load, Atomic
+    VarPtr var;               // VarRef, Load, Atomic
     UnaryOp unary_op = UnaryOp::Neg;
     BinaryOp binary_op = BinaryOp::Add;
     AtomicOp atomic_op = AtomicOp::Add;
-    std::string callee;    // Call: builtin name as in the kernel language ("sin", "LID_0",
-                           // "local_barrier", "abs", "isnan") or a module function's name
+    std::string callee; // Call: builtin name as in the kernel language ("sin", "LID_0",
+                        // "local_barrier", "abs", "isnan") or a module function's name
     bool is_builtin = false;
     std::vector<ExprPtr> args;
 
@@ -81,23 +94,24 @@ struct Expr {
     static ExprPtr load(VarPtr base, std::vector<ExprPtr> indices, SourceLoc loc = {});
     static ExprPtr call(std::string callee, bool is_builtin, Type result, std::vector<ExprPtr> args,
                         SourceLoc loc = {});
-    static ExprPtr atomic(AtomicOp op, VarPtr base, ExprPtr index, ExprPtr value, SourceLoc loc = {});
+    static ExprPtr atomic(AtomicOp op, VarPtr base, ExprPtr index, ExprPtr value,
+                          SourceLoc loc = {});
 
     bool is_const() const { return kind == ExprKind::Const; }
 };
 
 enum class StmtKind : uint8_t {
-    Assign,   // var = value
-    Store,    // var[indices...] = value (pointer or matrix element)
-    If,       // if (cond) body else orelse
-    While,    // while (cond) body
-    For,      // for (var = start; step > 0 ? var < stop : var > stop; var += step) body
-              // var is a Hidden counter; stop and step are Const or VarRef (evaluated once,
-              // as Python's range does); the body starts by assigning the user's loop variable.
+    Assign, // var = value
+    Store,  // var[indices...] = value (pointer or matrix element)
+    If,     // if (cond) body else orelse
+    While,  // while (cond) body
+    For,    // for (var = start; step > 0 ? var < stop : var > stop; var += step) body
+            // var is a Hidden counter; stop and step are Const or VarRef (evaluated once,
+            // as Python's range does); the body starts by assigning the user's loop variable.
     Break,
     Continue,
-    Return,   // value may be null
-    Eval,     // value evaluated for its effect (a call, an atomic)
+    Return, // value may be null
+    Eval,   // value evaluated for its effect (a call, an atomic)
 };
 
 struct Stmt;
@@ -107,16 +121,17 @@ using Block = std::vector<StmtPtr>;
 struct Stmt {
     StmtKind kind;
     SourceLoc loc;
-    VarPtr var;                  // Assign, Store, For
+    VarPtr var;                   // Assign, Store, For
     std::vector<ExprPtr> indices; // Store
-    ExprPtr value;               // Assign, Store, Return (nullable), Eval
-    ExprPtr cond;                // If, While
-    ExprPtr start, stop, step;   // For
+    ExprPtr value;                // Assign, Store, Return (nullable), Eval
+    ExprPtr cond;                 // If, While
+    ExprPtr start, stop, step;    // For
     Block body;
-    Block orelse;                // If
+    Block orelse; // If
 
     static StmtPtr assign(VarPtr v, ExprPtr value, SourceLoc loc = {});
-    static StmtPtr store(VarPtr base, std::vector<ExprPtr> indices, ExprPtr value, SourceLoc loc = {});
+    static StmtPtr store(VarPtr base, std::vector<ExprPtr> indices, ExprPtr value,
+                         SourceLoc loc = {});
     static StmtPtr if_(ExprPtr cond, Block body, Block orelse, SourceLoc loc = {});
     static StmtPtr while_(ExprPtr cond, Block body, SourceLoc loc = {});
     static StmtPtr for_(VarPtr counter, ExprPtr start, ExprPtr stop, ExprPtr step, Block body,
@@ -131,7 +146,7 @@ struct Function {
     std::string name;
     SourceLoc loc;
     std::vector<VarPtr> params;
-    Type return_type; // void when the function returns nothing
+    Type return_type;           // void when the function returns nothing
     std::vector<VarPtr> locals; // every local, declared once at the top of the function
     Block body;
     bool uses_local_memory = false; // declares a LOCAL_MEM matrix or has an lptr parameter

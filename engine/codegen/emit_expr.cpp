@@ -1,0 +1,284 @@
+// Expressions → C text. Every compound expression is parenthesised, so C's precedence rules
+// never matter; statements strip the outermost pair.
+#include "codegen/c_like.h"
+#include "codegen/emitter.h"
+#include "support/error.h"
+
+#include <climits>
+#include <cmath>
+#include <set>
+
+namespace smelt::codegen::detail {
+
+namespace {
+
+const std::set<std::string> kMathUnary = {
+    "sin",   "cos",   "tan",   "asin",  "acos",  "atan",  "sinh",  "cosh", "tanh",
+    "asinh", "acosh", "atanh", "exp",   "expm1", "log",   "log10", "log2", "log1p",
+    "sqrt",  "cbrt",  "fabs",  "floor", "ceil",  "trunc", "erf",   "erfc"};
+const std::set<std::string> kMathBinary = {"atan2", "pow", "hypot", "fmod", "copysign"};
+
+const char *infix(ir::BinaryOp op) {
+    using ir::BinaryOp;
+    switch (op) {
+    case BinaryOp::Add:
+        return "+";
+    case BinaryOp::Sub:
+        return "-";
+    case BinaryOp::Mul:
+        return "*";
+    case BinaryOp::Div:
+        return "/";
+    case BinaryOp::BitAnd:
+        return "&";
+    case BinaryOp::BitOr:
+        return "|";
+    case BinaryOp::BitXor:
+        return "^";
+    case BinaryOp::Shl:
+        return "<<";
+    case BinaryOp::Shr:
+        return ">>";
+    case BinaryOp::Eq:
+        return "==";
+    case BinaryOp::Ne:
+        return "!=";
+    case BinaryOp::Lt:
+        return "<";
+    case BinaryOp::Le:
+        return "<=";
+    case BinaryOp::Gt:
+        return ">";
+    case BinaryOp::Ge:
+        return ">=";
+    case BinaryOp::And:
+        return "&&";
+    case BinaryOp::Or:
+        return "||";
+    default:
+        return nullptr;
+    }
+}
+
+const char *helper_op(ir::BinaryOp op) {
+    using ir::BinaryOp;
+    switch (op) {
+    case BinaryOp::Add:
+        return "add";
+    case BinaryOp::Sub:
+        return "sub";
+    case BinaryOp::Mul:
+        return "mul";
+    case BinaryOp::Shl:
+        return "shl";
+    case BinaryOp::FloorDiv:
+        return "floordiv";
+    case BinaryOp::Mod:
+        return "mod";
+    case BinaryOp::Min:
+        return "min";
+    case BinaryOp::Max:
+        return "max";
+    case BinaryOp::Pow:
+        return "ipow";
+    default:
+        return nullptr;
+    }
+}
+
+} // namespace
+
+std::string FunctionEmitter::helper(const char *op, Scalar s) const {
+    SMELT_INTERNAL_ASSERT(s != Scalar::Bool, "no prelude helper " << op << " for bool");
+    return std::string("smelt_") + op + "_" + scalar_suffix(s);
+}
+
+// u32/u64 arithmetic wraps in C; 8/16-bit values are promoted to int (so a result must be
+// brought back to the type), and signed overflow is undefined unless the dialect says not.
+bool FunctionEmitter::wraps_natively(Scalar s) const {
+    if (scalar_is_float(s)) return true;
+    if (scalar_bits(s) < 32) return false;
+    return !scalar_is_signed(s) || !d_.signed_overflow_is_undefined;
+}
+
+std::string FunctionEmitter::converted(const ir::Expr &e) {
+    if (e.is_const() && e.type.is_integer() && e.int_value >= INT32_MIN &&
+        e.int_value <= INT32_MAX && !(e.type.elem == Scalar::U64 && e.int_value < 0))
+        return std::to_string(e.int_value);
+    return strip_parens(expr(e));
+}
+
+std::string FunctionEmitter::args(const std::vector<ir::ExprPtr> &a, size_t from) {
+    std::string out;
+    for (size_t i = from; i < a.size(); ++i) {
+        if (i > from) out += ", ";
+        out += converted(*a[i]);
+    }
+    return out;
+}
+
+std::string FunctionEmitter::subscript(const ir::Var *v, const std::vector<ir::ExprPtr> &idx) {
+    std::string out = name(v);
+    for (const auto &i : idx)
+        out += "[" + converted(*i) + "]";
+    return out;
+}
+
+std::string FunctionEmitter::expr(const ir::Expr &e) {
+    switch (e.kind) {
+    case ir::ExprKind::Const:
+        return e.type.is_float() ? float_literal(d_, e.type.elem, e.float_value)
+                                 : int_literal(d_, e.type.elem, e.int_value);
+    case ir::ExprKind::VarRef:
+        return name(e.var.get());
+    case ir::ExprKind::Cast:
+        return cast(e);
+    case ir::ExprKind::Unary:
+        return unary(e);
+    case ir::ExprKind::Binary:
+        return binary(e);
+    case ir::ExprKind::Select:
+        return "(" + expr(*e.args[0]) + " ? " + expr(*e.args[1]) + " : " + expr(*e.args[2]) + ")";
+    case ir::ExprKind::Load:
+        return subscript(e.var.get(), e.args);
+    case ir::ExprKind::Call:
+        return call(e);
+    case ir::ExprKind::Atomic:
+        return atomic(e);
+    }
+    SMELT_INTERNAL_ASSERT(false, "unknown expression kind");
+}
+
+std::string FunctionEmitter::cast(const ir::Expr &e) {
+    const ir::Expr &x = *e.args[0];
+    if (x.type == e.type) return expr(x);
+    // C converts to bool by comparing with zero; spelling it out avoids warnings about
+    // arithmetic in a boolean context.
+    if (e.type.is_bool()) {
+        std::string zero = x.type.is_float() ? float_literal(d_, x.type.elem, 0.0)
+                                             : int_literal(d_, x.type.elem, 0);
+        return "(" + expr(x) + " != " + zero + ")";
+    }
+    return "((" + d_.type(e.type.elem) + ")" + expr(x) + ")";
+}
+
+std::string FunctionEmitter::unary(const ir::Expr &e) {
+    const ir::Expr &x = *e.args[0];
+    Scalar s = e.type.elem;
+    switch (e.unary_op) {
+    case ir::UnaryOp::Not:
+        return "(!" + expr(x) + ")";
+    case ir::UnaryOp::Neg:
+        if (wraps_natively(s)) return "(-" + expr(x) + ")";
+        return helper("neg", s) + "(" + strip_parens(expr(x)) + ")";
+    case ir::UnaryOp::BitNot:
+        // ~ on a promoted 8/16-bit value gives an int outside the type's range.
+        if (scalar_bits(s) < 32) return "((" + d_.type(s) + ")~" + expr(x) + ")";
+        return "(~" + expr(x) + ")";
+    }
+    SMELT_INTERNAL_ASSERT(false, "unknown unary operator");
+}
+
+std::string FunctionEmitter::binary(const ir::Expr &e) {
+    using ir::BinaryOp;
+    BinaryOp op = e.binary_op;
+    Scalar s = e.args[0]->type.elem;
+    bool is_float = scalar_is_float(s);
+    bool via_helper = false;
+    switch (op) {
+    case BinaryOp::Add:
+    case BinaryOp::Sub:
+    case BinaryOp::Mul:
+    case BinaryOp::Shl:
+        via_helper = !wraps_natively(s);
+        break;
+    case BinaryOp::FloorDiv:
+    case BinaryOp::Mod:
+    case BinaryOp::Min:
+    case BinaryOp::Max:
+        via_helper = true;
+        break;
+    case BinaryOp::Pow:
+        if (is_float) return d_.math_function("pow", s) + "(" + args(e.args) + ")";
+        via_helper = true;
+        break;
+    default:
+        break;
+    }
+    if (via_helper) return helper(helper_op(op), s) + "(" + args(e.args) + ")";
+    const char *sym = infix(op);
+    SMELT_INTERNAL_ASSERT(sym, "no C operator for " << static_cast<int>(op));
+    return "(" + expr(*e.args[0]) + " " + sym + " " + expr(*e.args[1]) + ")";
+}
+
+std::string FunctionEmitter::call(const ir::Expr &e) {
+    if (e.is_builtin) return builtin(e);
+    auto it = names_.functions.find(e.callee);
+    SMELT_INTERNAL_ASSERT(it != names_.functions.end(),
+                          "call of '" << e.callee << "', which is not in the module");
+    return it->second + "(" + args(e.args) + ")";
+}
+
+std::string FunctionEmitter::builtin(const ir::Expr &e) {
+    const std::string &fn = e.callee;
+    Scalar s = e.args.empty() ? e.type.elem : e.args[0]->type.elem;
+    auto need = [&](size_t n) {
+        SMELT_INTERNAL_ASSERT(e.args.size() == n,
+                              "builtin " << fn << " with " << e.args.size() << " arguments");
+    };
+    if (kMathUnary.count(fn) || kMathBinary.count(fn)) {
+        need(kMathUnary.count(fn) ? 1 : 2);
+        SMELT_INTERNAL_ASSERT(scalar_is_float(s) && e.type.elem == s,
+                              "math builtin " << fn << " on " << e.args[0]->type.str());
+        return d_.math_function(fn, s) + "(" + args(e.args) + ")";
+    }
+    if (fn == "abs") {
+        need(1);
+        if (scalar_is_float(s)) return d_.math_function("fabs", s) + "(" + args(e.args) + ")";
+        return helper("abs", s) + "(" + args(e.args) + ")";
+    }
+    if (fn == "min" || fn == "max") {
+        need(2);
+        return helper(fn.c_str(), s) + "(" + args(e.args) + ")";
+    }
+    if (fn == "isnan" || fn == "isinf" || fn == "isfinite") {
+        need(1);
+        if (!scalar_is_float(s)) // an integer is a finite number; still evaluate it once
+            return std::string("((void)") + expr(*e.args[0]) + ", " +
+                   (fn == "isfinite" ? "true" : "false") + ")";
+        return helper(fn.c_str(), s) + "(" + args(e.args) + ")";
+    }
+    if (e.args.empty() && e.type.is_float()) {
+        // Constants, in the precision the call is typed with.
+        if (fn == "pi" || fn == "M_PI") return float_literal(d_, s, M_PI);
+        if (fn == "e" || fn == "M_E") return float_literal(d_, s, M_E);
+        if (fn == "inf" || fn == "INFINITY") return float_literal(d_, s, INFINITY);
+        if (fn == "nan" || fn == "NAN") return float_literal(d_, s, NAN);
+    }
+    auto it = d_.gpu_builtins.find(fn);
+    SMELT_INTERNAL_ASSERT(it != d_.gpu_builtins.end(),
+                          "builtin '" << fn << "' is not available in the " << d_.name
+                                      << " dialect (the frontend should have refused it)");
+    // Index builtins return size_t or unsigned int; give them the type the IR expects.
+    if (e.type.is_void()) return it->second;
+    return "((" + d_.type(e.type.elem) + ")" + it->second + ")";
+}
+
+std::string FunctionEmitter::atomic(const ir::Expr &e) {
+    const char *op = e.atomic_op == ir::AtomicOp::Add   ? "add"
+                     : e.atomic_op == ir::AtomicOp::Inc ? "inc"
+                                                        : "dec";
+    Scalar s = e.type.elem;
+    SMELT_INTERNAL_ASSERT(scalar_bits(s) >= 32,
+                          "atomics on " << e.type.str() << " (only 32- and 64-bit types)");
+    bool local = e.var->type.space == AddrSpace::Local;
+    SMELT_INTERNAL_ASSERT(!local || !d_.local_array_space.empty(),
+                          "local memory in the " << d_.name << " dialect");
+    std::string fn =
+        std::string("smelt_atomic_") + op + (local ? "_local_" : "_") + scalar_suffix(s);
+    std::string out = fn + "(&" + subscript(e.var.get(), {e.args[0]});
+    if (e.args.size() > 1) out += ", " + converted(*e.args[1]);
+    return out + ")";
+}
+
+} // namespace smelt::codegen::detail

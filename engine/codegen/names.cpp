@@ -1,0 +1,166 @@
+#include "codegen/names.h"
+
+#include <cctype>
+#include <cstdio>
+#include <unordered_set>
+
+namespace smelt::codegen {
+
+namespace {
+
+// Keywords of C11, C++20, OpenCL C and CUDA; type and macro names the dialects' headers
+// define; the math and GPU functions generated code calls. A user variable may shadow any
+// other library function (we never call it), so those are not listed.
+const char *const kReserved[] = {
+    // C
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict",
+    "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+    "unsigned", "void", "volatile", "while", "_Bool", "_Complex", "_Imaginary", "_Alignas",
+    "_Alignof", "_Atomic", "_Generic", "_Noreturn", "_Static_assert", "_Thread_local",
+    // C++
+    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch", "char8_t",
+    "char16_t", "char32_t", "class", "compl", "concept", "consteval", "constexpr", "constinit",
+    "const_cast", "co_await", "co_return", "co_yield", "decltype", "delete", "dynamic_cast",
+    "explicit", "export", "false", "final", "friend", "import", "module", "mutable", "namespace",
+    "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "override", "private",
+    "protected", "public", "reinterpret_cast", "requires", "static_assert", "static_cast",
+    "template", "this", "thread_local", "throw", "true", "try", "typeid", "typename", "using",
+    "virtual", "wchar_t", "xor", "xor_eq", "std", "main",
+    // OpenCL C
+    "kernel", "global", "local", "constant", "__kernel", "__global", "__local", "__constant",
+    "__private", "read_only", "write_only", "read_write", "uniform", "pipe", "half", "uchar",
+    "ushort", "uint", "ulong", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t",
+    "sampler_t", "image1d_t", "image2d_t", "image3d_t", "image1d_array_t", "image2d_array_t",
+    "image1d_buffer_t", "get_global_id", "get_local_id", "get_group_id", "get_global_size",
+    "get_local_size", "get_num_groups", "get_work_dim", "get_global_offset", "barrier", "mem_fence",
+    "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "atomic_add", "atomic_sub", "atomic_inc",
+    "atomic_dec", "atomic_cmpxchg", "atomic_xchg", "atom_add", "atom_inc", "atom_dec",
+    "atom_cmpxchg", "as_int", "as_uint", "as_long", "as_ulong", "as_float", "as_double",
+    // CUDA
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "atomicAdd", "atomicCAS",
+    "atomicSub", "atomicInc", "atomicDec", "atomicExch",
+    // <stdint.h>
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+    // macros of <math.h>, <limits.h>, <float.h>, <stddef.h> and OpenCL
+    "INFINITY", "NAN", "HUGE_VAL", "HUGE_VALF", "MAXFLOAT", "NULL", "EOF", "M_PI", "M_E", "M_PI_2",
+    "M_PI_4", "M_1_PI", "M_2_PI", "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2", "M_LN2", "M_LN10",
+    "M_LOG2E", "M_LOG10E", "M_PI_F", "M_E_F", "FLT_MAX", "FLT_MIN", "FLT_EPSILON", "DBL_MAX",
+    "DBL_MIN", "DBL_EPSILON", "INT_MAX", "INT_MIN", "UINT_MAX", "LONG_MAX", "LONG_MIN", "ULONG_MAX",
+    "CHAR_BIT", "isnan", "isinf", "isfinite", "isnormal", "signbit", "fpclassify", "isgreater",
+    "isgreaterequal", "isless", "islessequal", "islessgreater", "isunordered", "assert", "errno",
+    "offsetof",
+    // math functions generated code calls (f32 versions are added below)
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh",
+    "atanh", "exp", "expm1", "log", "log10", "log2", "log1p", "sqrt", "cbrt", "pow", "hypot",
+    "fabs", "floor", "ceil", "trunc", "fmod", "copysign", "erf", "erfc"};
+
+const std::unordered_set<std::string> &reserved_set() {
+    static const std::unordered_set<std::string> set = [] {
+        std::unordered_set<std::string> s(std::begin(kReserved), std::end(kReserved));
+        const char *vec_bases[] = {"char", "uchar", "short", "ushort", "int",  "uint",
+                                   "long", "ulong", "float", "double", "half", "bool"};
+        for (const char *b : vec_bases)
+            for (int n : {2, 3, 4, 8, 16})
+                s.insert(std::string(b) + std::to_string(n));
+        const char *math[] = {"sin",      "cos",   "tan",   "asin",  "acos",  "atan",  "atan2",
+                              "sinh",     "cosh",  "tanh",  "asinh", "acosh", "atanh", "exp",
+                              "expm1",    "log",   "log10", "log2",  "log1p", "sqrt",  "cbrt",
+                              "pow",      "hypot", "fabs",  "floor", "ceil",  "trunc", "fmod",
+                              "copysign", "erf",   "erfc"};
+        for (const char *f : math)
+            s.insert(std::string(f) + "f");
+        return s;
+    }();
+    return set;
+}
+
+bool is_identifier(const std::string &s) {
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    for (char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    return true;
+}
+
+// Python allows non-ASCII identifiers; C dialects differ on them, so each other byte
+// becomes _xHH.
+std::string sanitize(const std::string &s) {
+    if (is_identifier(s)) return s;
+    std::string out = s.empty() || std::isdigit(static_cast<unsigned char>(s[0])) ? "v" : "";
+    for (char c : s) {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+            out += c;
+        } else {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "_x%02X", static_cast<unsigned char>(c));
+            out += buf;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+bool is_reserved_identifier(const std::string &name) {
+    if (reserved_set().count(name)) return true;
+    if (name.rfind("smelt_", 0) == 0 || name.rfind("SMELT_", 0) == 0) return true;
+    if (name.rfind("__", 0) == 0) return true;
+    return name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1]));
+}
+
+std::vector<std::string> choose_names(const std::vector<std::string> &wanted,
+                                      const std::set<std::string> &taken) {
+    std::set<std::string> used = taken;
+    std::vector<std::string> out(wanted.size());
+    auto usable = [&](const std::string &n) {
+        return !is_reserved_identifier(n) && !used.count(n);
+    };
+    // Valid names first, so a renamed `int` (→ int_) never takes a user's own `int_`.
+    for (size_t i = 0; i < wanted.size(); ++i) {
+        if (is_identifier(wanted[i]) && usable(wanted[i])) {
+            out[i] = wanted[i];
+            used.insert(wanted[i]);
+        }
+    }
+    for (size_t i = 0; i < wanted.size(); ++i) {
+        if (!out[i].empty()) continue;
+        std::string base = sanitize(wanted[i]);
+        std::string cand = base;
+        if (!usable(cand)) cand = base + "_";
+        for (int k = 2; !usable(cand); ++k)
+            cand = base + "_" + std::to_string(k);
+        out[i] = cand;
+        used.insert(cand);
+    }
+    return out;
+}
+
+ModuleNames name_module(const ir::Module &m) {
+    ModuleNames names;
+    std::vector<std::string> fn_names;
+    for (const auto &f : m.functions)
+        fn_names.push_back(f->name);
+    auto fn_c = choose_names(fn_names, {});
+    std::set<std::string> fn_taken(fn_c.begin(), fn_c.end());
+    for (size_t i = 0; i < m.functions.size(); ++i)
+        names.functions[fn_names[i]] = fn_c[i];
+
+    for (const auto &f : m.functions) {
+        std::vector<const ir::Var *> vars;
+        std::vector<std::string> wanted;
+        for (const auto &v : f->params)
+            vars.push_back(v.get());
+        for (const auto &v : f->locals)
+            vars.push_back(v.get());
+        for (const auto *v : vars)
+            wanted.push_back(v->name);
+        // Variables never take a function's name, so calls are never shadowed.
+        auto chosen = choose_names(wanted, fn_taken);
+        auto &map = names.vars[f.get()];
+        for (size_t i = 0; i < vars.size(); ++i)
+            map[vars[i]] = chosen[i];
+    }
+    return names;
+}
+
+} // namespace smelt::codegen

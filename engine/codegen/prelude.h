@@ -1,0 +1,17 @@
+// The helper functions generated code relies on (Python's // and %, wrapping arithmetic,
+// min/max, integer abs and pow, isnan/isinf/isfinite, atomics, constants), as C text for a
+// dialect. The arithmetic is one macro-parametrised text shared by all dialects
+// (prelude_common.inc); the dialect adds its head (includes, SMELT_INLINE) and atomics.
+#pragma once
+
+#include "codegen/dialect.h"
+
+#include <string>
+
+namespace smelt::codegen {
+
+// `with_f64 = false` leaves out every double-precision instance (and the word "double"), for
+// single-precision programs on devices without fp64.
+std::string prelude(const Dialect &d, bool with_f64 = true);
+
+} // namespace smelt::codegen

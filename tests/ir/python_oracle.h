@@ -1,0 +1,51 @@
+// Runs a snippet in CPython (SMELT_PYTHON, with NumPy) and returns its stdout: the semantic
+// oracle for Python's //, %, min and max on floats.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace smelt::test {
+
+inline std::string run_python(const std::string &script) {
+    char path[] = "/tmp/smelt_oracle_XXXXXX.py";
+    int fd = mkstemps(path, 3);
+    if (fd < 0) return "";
+    close(fd);
+    std::ofstream(path) << script;
+    std::string out;
+    if (FILE *p = popen((std::string(SMELT_PYTHON) + " " + path).c_str(), "r")) {
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+            out.append(buf, n);
+        pclose(p);
+    }
+    std::remove(path);
+    return out;
+}
+
+// Whitespace-separated doubles written by Python's float.hex() (or repr), in order.
+inline std::vector<double> parse_doubles(const std::string &text) {
+    std::vector<double> out;
+    std::istringstream in(text);
+    std::string tok;
+    while (in >> tok)
+        out.push_back(std::strtod(tok.c_str(), nullptr));
+    return out;
+}
+
+// Same bits, or both NaN.
+inline bool same_float(double a, double b) {
+    if (a != a || b != b) return a != a && b != b;
+    return a == b && std::signbit(a) == std::signbit(b);
+}
+
+} // namespace smelt::test
