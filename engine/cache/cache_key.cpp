@@ -5,6 +5,7 @@
 namespace smelt {
 
 CacheKey::CacheKey(CacheKeyParts parts) : parts_(std::move(parts)) {
+    if (parts_.engine_version.empty()) parts_.engine_version = SMELT_VERSION;
     Hasher h;
     h.add("format", "smelt-cache-key-1")
         .add("source", parts_.source)

@@ -16,7 +16,7 @@ struct CacheKeyParts {
     std::string compiler;         // resolved compiler path (or "nvrtc", "opencl driver ...")
     std::string compiler_version; // first line of `<cxx> --version`, driver version, ...
     std::string flags;            // the full flag string
-    std::string engine_version = SMELT_VERSION;
+    std::string engine_version;   // empty: this build's SMELT_VERSION
 };
 
 class CacheKey {
