@@ -1,0 +1,26 @@
+// Backends by name. "cpu" (OpenMP) and "cpu:serial" exist now; "opencl" and "cuda" are named
+// so users get a clear message until those backends are written.
+#pragma once
+
+#include "backends/backend.h"
+
+#include <string>
+#include <vector>
+
+namespace smelt {
+
+// The process-wide backend for `spec` ("cpu", "cpu:serial"), created on first use.
+// UsageError for unknown or unavailable backends, listing the available ones.
+Backend &get_backend(const std::string &spec);
+
+// get_backend($SMELT_BACKEND), or "cpu" when unset.
+Backend &default_backend();
+
+struct BackendStatus {
+    std::string name;
+    bool available = false;
+    std::string note; // why not available, or how to select it
+};
+std::vector<BackendStatus> list_backends();
+
+} // namespace smelt
