@@ -9,6 +9,7 @@
 #include "ir/printer.h"
 #include "support/debug.h"
 #include "support/error.h"
+#include "types/annotations.h"
 #include "types/lower.h"
 
 #include <algorithm>
@@ -50,17 +51,42 @@ std::string emit_source(const ir::Module &module, const std::string &backend) {
 std::vector<Diagnostic> check_functions(const ast::Module &module,
                                         const std::vector<std::string> &names,
                                         const CompileOptions &options) {
-    std::vector<KernelRequest> requests;
-    for (const auto &n : names) requests.push_back({n, {}, {}});
+    std::vector<const ast::FunctionDef *> fns;
+    for (const auto &n : names) {
+        const ast::FunctionDef *fn = module.find_function(n);
+        if (!fn) throw UsageError("no function named '" + n + "' in " + module.source->name());
+        fns.push_back(fn);
+    }
     if (names.empty())
         for (const auto &fn : module.functions)
-            if (fn->is_annotated()) requests.push_back({fn->name, {}, {}});
+            if (fn->is_annotated()) fns.push_back(fn.get());
+    // A function with parameters typed only at the call (JIT) cannot be type-checked alone:
+    // its syntax is checked, the rest when a primitive specialises it.
+    std::vector<KernelRequest> requests;
+    std::vector<Diagnostic> untyped_errors;
+    for (const ast::FunctionDef *fn : fns) {
+        DiagnosticSink scratch(module.source);
+        auto declared = types::read_declared_types(*fn, false, scratch);
+        bool typed = true;
+        for (size_t k = 0; k < fn->params.size(); ++k)
+            typed = typed && (declared.params[k] || fn->params[k].name == "i" || fn->params[k].name == "N");
+        if (typed) requests.push_back({fn->name, {}, {}});
+        else {
+            untyped_errors.insert(untyped_errors.end(), fn->errors.begin(), fn->errors.end());
+            for (const auto &d : scratch.diagnostics()) untyped_errors.push_back(d);
+        }
+    }
+    std::vector<Diagnostic> out;
     try {
         build_ir(module, requests, options);
     } catch (const CompileError &e) {
-        return e.diagnostics();
+        out = e.diagnostics();
     }
-    return {};
+    out.insert(out.end(), untyped_errors.begin(), untyped_errors.end());
+    std::stable_sort(out.begin(), out.end(), [](const Diagnostic &a, const Diagnostic &b) {
+        return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+    });
+    return out;
 }
 
 } // namespace smelt

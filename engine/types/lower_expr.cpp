@@ -169,7 +169,7 @@ FunctionLowerer::Place FunctionLowerer::subscript(const ast::Expr &e) {
         fail(base->loc, "'" + base->name + "' is " + bt.str() + ", which cannot be indexed");
     size_t want = bt.is_pointer() ? 1 : bt.dims.size();
     if (index_nodes.size() != want)
-        fail(e.loc, "'" + base->name + "' has " + std::to_string(want) + " dimension" +
+        fail(index_nodes.size() > want ? index_nodes[want]->loc : e.loc, "'" + base->name + "' has " + std::to_string(want) + " dimension" +
                         (want == 1 ? "" : "s") + " but " + std::to_string(index_nodes.size()) +
                         (index_nodes.size() == 1 ? " index was" : " indices were") + " given");
     Place p{b.e->var, {}};
@@ -247,7 +247,13 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
     }
     case K::Binary:
         if (e.op == "@") fail(e.loc, "the matrix multiplication operator '@' is not supported in kernels");
-        return arith(e.op, expr(*e.args[0]), expr(*e.args[1]), e.loc);
+    {
+        // Operands are typed left to right (C++ leaves argument order unspecified), so
+        // specialisations and diagnostics come in source order.
+        TExpr a = expr(*e.args[0]);
+        TExpr b = expr(*e.args[1]);
+        return arith(e.op, a, b, e.loc);
+    }
     case K::BoolOp: {
         auto op = e.op == "and" ? ir::BinaryOp::And : ir::BinaryOp::Or;
         ir::ExprPtr acc = to_bool(expr(*e.args[0]), e.args[0]->loc);

@@ -195,7 +195,8 @@ void FunctionLowerer::stmt(const ast::Stmt &s, ir::Block &out) {
     case K::AugAssign: {
         const ast::Expr &target = *s.targets[0];
         TExpr current = expr(target);
-        TExpr result = arith(s.op, current, expr(*s.value), s.loc);
+        TExpr rhs = expr(*s.value);
+        TExpr result = arith(s.op, current, rhs, s.loc);
         if (target.kind == ast::ExprKind::Name) {
             ir::VarPtr v = vars_.at(target.name);
             if (v->type.is_integer() && result.type().is_float())

