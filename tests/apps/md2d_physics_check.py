@@ -135,6 +135,11 @@ def check_kernel_language():
     """physics.py sticks to the constructs LANGUAGE.md accepts, with explicit types everywhere."""
     tree = ast.parse(PHYSICS.read_text(), str(PHYSICS))
     funcs = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    for node in tree.body:  # a kernel file's top level: docstring, imports, constants, functions
+        ok = isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef)) or (
+            isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)) or (
+            isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant))
+        check(ok, "physics.py:%d: top-level %s" % (node.lineno, type(node).__name__))
     builtins = {"floor", "sqrt", "min", "max", "abs", "int", "float", "declare", "cast", "range"}
     type_names = {"int", "long", "double", "float", "intp", "doublep", "longp", "floatp"}
     allowed = (ast.FunctionDef, ast.arguments, ast.arg, ast.Expr, ast.Assign, ast.AugAssign,
