@@ -215,6 +215,24 @@ TEST(Md2dConfig, ShippedConfigsParse) {
     EXPECT_LE(tiny.integrator.steps, 100);
 }
 
+TEST(Md2dConfig, OutputFormatsNeedTheirLibraries) {
+    for (const char *key : {"h5md", "vtk"}) {
+        bool built = std::string(key) == "h5md" ? SMELT_APPS_HAVE_HDF5 : SMELT_APPS_HAVE_VTK;
+        std::string text = std::string(kMinimal) + "output:\n  " + key + ": true\n";
+        if (built) {
+            EXPECT_NO_THROW(load_md2d_config_string(text, "fmt.yaml"));
+            continue;
+        }
+        try {
+            load_md2d_config_string(text, "fmt.yaml");
+            ADD_FAILURE() << key << ": true accepted without the library";
+        } catch (const ConfigError &e) {
+            EXPECT_EQ(e.key(), std::string("output.") + key);
+            EXPECT_EQ(e.line(), 10);
+        }
+    }
+}
+
 TEST(Md2dConfig, ErrorsAfterParsingPointAtTheKey) {
     Md2dConfig c = load_md2d_config_string(kMinimal, "minimal.yaml");
     try {
