@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace smelt::test {
 
 struct RunResult {
@@ -32,7 +34,10 @@ inline std::string capture(const std::string &cmd, int &status) {
     return out;
 }
 
-inline RunResult compile_and_run(const std::string &source, const std::string &stem) {
+// The source is kept (path in source_path) when compiling or running failed, unless
+// `keep_failures` is false (for tests that expect a compiler error).
+inline RunResult compile_and_run(const std::string &source, const std::string &stem,
+                                 bool keep_failures = true) {
     RunResult r;
     char dir[] = "/tmp/smelt_codegen_XXXXXX";
     if (!mkdtemp(dir)) return r;
@@ -44,9 +49,12 @@ inline RunResult compile_and_run(const std::string &source, const std::string &s
                         r.source_path + " -o " + exe + " 2>&1",
                     st);
     r.compiled = st == 0;
-    if (!r.compiled) return r;
-    r.output = capture("OMP_NUM_THREADS=4 " + exe, r.status);
+    if (r.compiled) r.output = capture("OMP_NUM_THREADS=4 " + exe, r.status);
     std::remove(exe.c_str());
+    if (!keep_failures || (r.compiled && r.status == 0)) {
+        std::remove(r.source_path.c_str());
+        rmdir(dir);
+    }
     return r;
 }
 
