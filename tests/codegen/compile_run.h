@@ -58,6 +58,22 @@ inline RunResult compile_and_run(const std::string &source, const std::string &s
     return r;
 }
 
+// Only compiles `source`, with SMELT_CXX and `flags`; returns the compiler's output and
+// sets `ok`.
+inline std::string compile_only(const std::string &source, const std::string &flags, bool &ok) {
+    char path[] = "/tmp/smelt_syntax_XXXXXX.c";
+    int fd = mkstemps(path, 2);
+    if (fd < 0) return "cannot create a temporary file";
+    close(fd);
+    std::ofstream(path) << source;
+    int st = 0;
+    std::string log =
+        capture(std::string(SMELT_CXX) + " " + flags + " -fsyntax-only " + path + " 2>&1", st);
+    ok = st == 0;
+    std::remove(path);
+    return log;
+}
+
 // Output lines "key v1 v2 ..." → key → values.
 inline std::map<std::string, std::vector<std::string>> parse_keyed(const std::string &out) {
     std::map<std::string, std::vector<std::string>> m;

@@ -391,4 +391,20 @@ TEST(Prelude, DefinesEveryHelperTheEmitterCalls) {
     EXPECT_EQ(r.status, 0);
 }
 
+// The shared prelude text and the emitted bodies use nothing beyond C99, which is what OpenCL C
+// (and CUDA) need: a C dialect is only data.
+TEST(Prelude, SharedTextAndBodiesAreC99) {
+    codegen::Dialect c = cpp_dialect();
+    c.name = "c99";
+    c.prelude_head = "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n"
+                     "#define SMELT_INLINE static inline __attribute__((unused))\n";
+    c.maybe_unused = "__attribute__((unused))";
+    c.array_zero_init = " = {0}";
+    std::string tu = codegen::prelude(c) + codegen::emit_module(*golden_module(), c) +
+                     codegen::emit_module(*single_module(), c);
+    bool ok = false;
+    std::string log = compile_only(tu, "-x c -std=c99 -pedantic -Wall -Wextra -Werror", ok);
+    EXPECT_TRUE(ok) << log;
+}
+
 } // namespace
