@@ -125,6 +125,8 @@ std::vector<std::string> choose_names(const std::vector<std::string> &wanted,
     for (size_t i = 0; i < wanted.size(); ++i) {
         if (!out[i].empty()) continue;
         std::string base = sanitize(wanted[i]);
+        // A reserved prefix (smelt_, __, _X) survives any suffix, so such names get a prefix.
+        if (is_reserved_identifier(base + "_")) base = "v" + base;
         std::string cand = base;
         if (!usable(cand)) cand = base + "_";
         for (int k = 2; !usable(cand); ++k)
