@@ -14,10 +14,14 @@ std::string entry_head(const codegen::Dialect &d, const std::vector<EntryParam> 
     for (size_t k = 0; k < params.size(); ++k) {
         const std::string var = "smelt_p" + std::to_string(k);
         const std::string t = codegen::type_name(d, params[k].type);
+        const std::string index = std::to_string(k);
         // args[k] points at the argument: an array's data pointer, or a scalar's value.
-        out += "    " + t + (t.back() == '*' ? "" : " ") + "const " + var + " = *(" + t +
-               (t.back() == '*' ? "" : " ") + "*)smelt_args[" + std::to_string(k) + "]; /* " +
-               params[k].name + " */\n";
+        if (params[k].type.is_pointer())
+            out += "    " + t + "const " + var + " = *(" + t + "*)smelt_args[" + index + "];";
+        else
+            out +=
+                "    const " + t + " " + var + " = *(const " + t + " *)smelt_args[" + index + "];";
+        out += " /* " + params[k].name + " */\n";
         vars.params.push_back(var);
     }
     return out;
