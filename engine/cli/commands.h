@@ -16,8 +16,7 @@ int &exit_status(); // 0 unless a command sets it
 
 void add_devices_command(CLI::App &app); // cmd_devices.cpp
 void add_cache_command(CLI::App &app);   // cmd_cache.cpp
-// Kernel-compiler commands, added with their own files:
-// void add_check_command(CLI::App &app); // cmd_check.cpp: smelt check FILE.py
-// void add_emit_command(CLI::App &app);  // cmd_emit.cpp:  smelt emit FILE.py --backend ...
+void add_check_command(CLI::App &app);   // cmd_check.cpp: smelt check FILE.py [--func NAME]
+void add_emit_command(CLI::App &app);    // cmd_emit.cpp:  smelt emit FILE.py FUNC [...]
 
 } // namespace smelt::cli

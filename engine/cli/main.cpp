@@ -19,9 +19,8 @@ int main(int argc, char **argv) {
     app.set_version_flag("--version", std::string("smelt ") + SMELT_VERSION);
     app.require_subcommand(1);
 
-    // Kernel-compiler commands go first in --help once they exist:
-    // smelt::cli::add_check_command(app);
-    // smelt::cli::add_emit_command(app);
+    smelt::cli::add_check_command(app);
+    smelt::cli::add_emit_command(app);
     smelt::cli::add_devices_command(app);
     smelt::cli::add_cache_command(app);
 

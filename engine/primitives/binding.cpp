@@ -1,0 +1,94 @@
+#include "primitives/binding.h"
+
+#include "backends/registry.h"
+#include "types/annotations.h"
+
+namespace smelt::primitives {
+
+std::vector<std::optional<Type>> declared_param_types(const ast::Module &module,
+                                                      const ast::FunctionDef &fn) {
+    // Problems in the annotations are reported by build_ir, with their locations; here an
+    // unreadable annotation simply counts as none.
+    DiagnosticSink scratch(module.source);
+    return types::read_declared_types(fn, false, scratch).params;
+}
+
+namespace {
+
+std::string describe_given(const Type &t) {
+    if (t.is_pointer()) return std::string("a ") + dtype_name(dtype_from_scalar(t.elem)) + " array";
+    return std::string("a scalar (") + scalar_name(t.elem) + ")";
+}
+
+} // namespace
+
+BoundParam bind_param(const std::string &func, const std::string &param,
+                      const std::optional<Type> &declared, const std::optional<Type> &given,
+                      Precision precision) {
+    const bool single = precision == Precision::Single;
+    const std::string who = "parameter '" + param + "' of '" + func + "'";
+    if (!declared && !given)
+        throw UsageError(who + " has no type: annotate it or give it an argument");
+    if (!given) return {single ? demote_to_single(*declared) : *declared, false};
+
+    if (declared) {
+        Type compiled = single ? demote_to_single(*declared) : *declared;
+        std::string decl_text = "is declared " + declared->str();
+        if (compiled != *declared) decl_text += " (" + compiled.str() + " in single precision)";
+        if (given->is_pointer()) {
+            if (!compiled.is_pointer() || compiled.elem != given->elem)
+                throw UsageError(who + " " + decl_text + " but is given " + describe_given(*given));
+        } else if (!compiled.is_scalar()) {
+            throw UsageError(who + " " + decl_text + " but is given " + describe_given(*given));
+        }
+        return {compiled, false}; // scalars are converted to the declared type when packed
+    }
+    if (given->is_pointer()) {
+        if (single && given->elem == Scalar::F64)
+            throw UsageError(who + " is given a float64 array, but single precision compiles "
+                                   "doubles as float: pass a float32 array");
+        return {*given, true};
+    }
+    return {single ? demote_to_single(*given) : *given, true};
+}
+
+Backend &resolve_backend(const Options &options) {
+    return options.backend.empty() ? default_backend() : get_backend(options.backend);
+}
+
+void append_type_key(std::string &key, const Arg &a) {
+    key.push_back(a.is_array() ? static_cast<char>(0x40 + static_cast<int>(a.array().dtype()))
+                               : static_cast<char>(a.type().elem));
+}
+
+void pack_args(const std::vector<const Arg *> &args, const std::vector<Type> &packed,
+               const std::vector<std::string> &names, Backend &backend,
+               std::vector<KernelArg> &out) {
+    out.clear();
+    for (size_t k = 0; k < args.size(); ++k) {
+        const Arg &a = *args[k];
+        if (a.is_array()) {
+            if (&a.array().backend() != &backend)
+                throw UsageError("argument '" + names[k] + "' is an array of another backend (" +
+                                 a.array().backend().name() + ") than the kernel's (" +
+                                 backend.name() + ")");
+            out.push_back(KernelArg::of(a.array().buffer()));
+        } else {
+            KernelArg v;
+            v.kind = KernelArg::Kind::Value;
+            v.size = static_cast<size_t>(scalar_bits(packed[k].elem) / 8);
+            if (packed[k].elem == Scalar::Bool) v.size = sizeof(bool);
+            a.convert_scalar(packed[k].elem, v.value);
+            out.push_back(v);
+        }
+    }
+}
+
+std::string signature_text(const std::vector<std::string> &names, const std::vector<Type> &types) {
+    std::string out;
+    for (size_t k = 0; k < names.size(); ++k)
+        out += (k ? "," : "") + names[k] + "=" + types[k].str();
+    return out;
+}
+
+} // namespace smelt::primitives

@@ -1,0 +1,32 @@
+// The translation unit of an Elementwise specialisation, from parameter types alone (used by the
+// Elementwise class and by `smelt emit --primitive elementwise`).
+#pragma once
+
+#include "frontend/ast.h"
+#include "pipeline.h"
+#include "primitives/target.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smelt::primitives {
+
+struct ElementwiseUnit {
+    std::string source;
+    std::string signature;          // canonical "x=doublep,a=double" (+ ";single")
+    std::vector<std::string> names; // parameters after the index
+    std::vector<Type> packed;       // the types they are passed as
+};
+
+// `given[k]`: the type the call gives parameter k + 1 (nullopt: use its annotation). UsageError
+// for a wrong count or types that do not fit (binding.h); CompileError from the frontend.
+ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &func,
+                                 const std::vector<std::optional<Type>> &given, Precision precision,
+                                 const PrimitiveTarget &target, const std::string &backend_name);
+
+// Number of arguments `func` takes after its index; UsageError when there is no such function
+// or it has no parameters.
+size_t elementwise_arity(const ast::Module &module, const std::string &func);
+
+} // namespace smelt::primitives

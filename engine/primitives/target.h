@@ -1,0 +1,52 @@
+// The backend-specific part of the primitives: the wrapper text around the device functions and
+// the launch. One PrimitiveTarget per backend (cpu now; OpenCL and CUDA add theirs with new
+// wrappers and launches, never new primitives). Everything else in primitives/ is shared.
+#pragma once
+
+#include "backends/backend.h"
+#include "codegen/dialect.h"
+#include "primitives/wrapper_spec.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace smelt::primitives {
+
+// A compiled translation unit with its entry points resolved (in entry_points() order).
+struct CompiledKernel {
+    std::shared_ptr<Module> module;
+    std::vector<void *> entries;
+    std::string source;
+};
+
+class PrimitiveTarget {
+public:
+    virtual ~PrimitiveTarget() = default;
+
+    virtual const codegen::Dialect &dialect() const = 0;
+    // The name the translation unit is compiled under (for #line directives), e.g. "kernel.cpp".
+    virtual std::string unit_name() const = 0;
+
+    // --- wrapper text (appended after the prelude and the device functions) ---
+    virtual std::string elementwise_wrapper(const ElementwiseWrapper &w) const = 0;
+    virtual std::string reduction_wrapper(const ReductionWrapper &w) const = 0;
+    virtual std::string scan_wrapper(const ScanWrapper &w) const = 0;
+    // Entry points a wrapper of `primitive` ("elementwise", "reduction", "scan") defines.
+    virtual std::vector<std::string> entry_points(const std::string &primitive) const = 0;
+
+    // --- launches; `args` are the user arguments in EntryParam order ---
+    virtual void run_elementwise(Backend &backend, const CompiledKernel &k, int64_t n,
+                                 std::span<const KernelArg> args) const = 0;
+    // Writes the result (one element) into `result`.
+    virtual void run_reduction(Backend &backend, const CompiledKernel &k, int64_t n,
+                               std::span<const KernelArg> args, const Buffer &result) const = 0;
+    virtual void run_scan(Backend &backend, const CompiledKernel &k, int64_t n,
+                          std::span<const KernelArg> args) const = 0;
+};
+
+// The target for a backend name ("cpu"); UsageError when primitives do not exist for it yet.
+const PrimitiveTarget &primitive_target(const std::string &backend_name);
+
+} // namespace smelt::primitives

@@ -1,0 +1,35 @@
+#include "primitives/translation_unit.h"
+
+#include "codegen/c_like.h"
+#include "codegen/prelude.h"
+
+namespace smelt::primitives {
+
+std::string assemble_unit(const PrimitiveTarget &target,
+                          const std::vector<const ir::Module *> &modules,
+                          const std::string &wrapper) {
+    const codegen::Dialect &d = target.dialect();
+    std::string text = codegen::prelude(d);
+    for (const ir::Module *m : modules)
+        text += "\n" + codegen::emit_module(*m, d);
+    text += codegen::line_mapping_reset(text, target.unit_name());
+    text += "\n" + wrapper;
+    return text;
+}
+
+CompiledKernel compile_unit(Backend &backend, const PrimitiveTarget &target, std::string source,
+                            const std::string &primitive, const std::string &signature) {
+    ModuleSource src;
+    src.symbols = target.entry_points(primitive);
+    src.primitive = primitive;
+    src.signature = signature;
+    src.source = std::move(source);
+    CompiledKernel k;
+    k.module = backend.compile(src);
+    for (const auto &sym : src.symbols)
+        k.entries.push_back(k.module->function(sym));
+    k.source = std::move(src.source);
+    return k;
+}
+
+} // namespace smelt::primitives

@@ -1,0 +1,22 @@
+// Assembling and compiling a primitive's translation unit:
+//     prelude + device functions (one or more IR modules) + line-number reset + wrapper.
+#pragma once
+
+#include "ir/ir.h"
+#include "primitives/target.h"
+
+#include <string>
+#include <vector>
+
+namespace smelt::primitives {
+
+std::string assemble_unit(const PrimitiveTarget &target,
+                          const std::vector<const ir::Module *> &modules,
+                          const std::string &wrapper);
+
+// Compiles through the backend's cache (in-process map, disk, build) and resolves the target's
+// entry points. Throws BackendError when the toolchain fails.
+CompiledKernel compile_unit(Backend &backend, const PrimitiveTarget &target, std::string source,
+                            const std::string &primitive, const std::string &signature);
+
+} // namespace smelt::primitives

@@ -1,0 +1,75 @@
+// Backend-neutral descriptions of the entry points the primitives need. The primitive classes
+// fill these from the typed IR; each backend's wrapper generator (primitives/<backend>/) turns
+// them into source text around the device functions.
+#pragma once
+
+#include "types/type.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smelt::primitives {
+
+// One user argument of an entry point, in launch order (KernelArg order).
+struct EntryParam {
+    std::string name; // the kernel parameter it comes from (for comments)
+    Type type;        // the type it travels as: pointer for arrays, scalar for values
+};
+
+// One argument of a call of a device function from the wrapper.
+struct CallArg {
+    enum class Kind : uint8_t { Param, Index, N, Item, PrevItem, LastItem };
+    Kind kind = Kind::Param;
+    int param = -1; // Kind::Param: index into the entry's params
+    Type type;      // the callee's parameter type; the wrapper converts where it differs
+};
+
+// A call of a device function of the translation unit.
+struct Call {
+    std::string symbol; // its C name (codegen::function_symbol)
+    std::vector<CallArg> args;
+    Type result;
+};
+
+// Names of the wrapper's variables that a call's special arguments read.
+struct CallVars {
+    std::string index, n, item, prev_item, last_item;
+    std::vector<std::string> params; // one per EntryParam
+};
+
+// f(i, params...) for i in [0, n).
+struct ElementwiseWrapper {
+    std::vector<EntryParam> params;
+    Call func;
+};
+
+// The combine function (a, b) -> a (op) b and the neutral element of a reduction or scan,
+// compiled from the user's Python expressions (primitives/combine.h).
+struct CombineSymbols {
+    std::string combine; // SYMBOL(a, b), both of the accumulator type
+    std::string neutral; // SYMBOL(): the neutral element
+};
+
+// Reduces map(i, ...) (or params[array_param][i] when there is no map) with `combine`; the
+// result travels back through one more entry argument: a buffer of one `out` element.
+struct ReductionWrapper {
+    std::vector<EntryParam> params;
+    std::optional<Call> map;
+    int array_param = -1; // no map: the entry param holding the array
+    Scalar out = Scalar::F64;
+    CombineSymbols ops;
+};
+
+// Two-pass blocked scan; see the Scan class in smelt.h for the meaning of each argument.
+struct ScanWrapper {
+    std::vector<EntryParam> params;
+    Call input;
+    Call output;
+    std::optional<Call> segment;
+    Scalar dtype = Scalar::F64;
+    CombineSymbols ops;
+    bool output_uses_last_item = false; // if not, a one-thread scan needs no first pass
+};
+
+} // namespace smelt::primitives

@@ -1,0 +1,241 @@
+// Smelt's C++ API: the one header applications include.
+//
+//     smelt::Program prog = smelt::Program::from_file("axpb.py");
+//     smelt::Elementwise axpb(prog, "axpb");
+//     smelt::Array x = smelt::linspace(0, 1, n), y = smelt::zeros(n);
+//     axpb({x, y, 2.0, 1.0});                 // axpb(i, x, y, a, b) for i in [0, n)
+//
+// Kernels are Python functions in the restricted language of docs/LANGUAGE.md. A Program is a
+// kernel file, parsed once. A primitive (Elementwise, Reduction, Scan) names functions of it and
+// compiles them when first called: parameters the source leaves unannotated take their types from
+// the call's arguments (an Array of dtype D gives a pointer to D; a double gives `double`, an
+// int64_t `long`, an int32_t `int`, ...), and each distinct argument-type list is compiled once
+// (per primitive object in memory, and across processes through the disk cache).
+//
+// Argument rules, for every primitive:
+//   - An Array given to a parameter annotated with a pointer type must have exactly that element
+//     type; otherwise UsageError naming the parameter and both types. In single precision
+//     (Options::precision) `double` parameters compile as `float`, so such parameters need
+//     float32 arrays, and unannotated parameters given float64 arrays are an error too.
+//   - A scalar given to an annotated scalar parameter is converted to the declared type (as C
+//     converts); a scalar for a pointer parameter, or an Array for a scalar one, is a UsageError.
+//   - Wrong argument counts, unknown names and arrays of another backend are UsageErrors.
+//
+// Errors: CompileError (mistakes in kernel source, each located file:line:col), BackendError (the
+// toolchain failed: carries the compiler log and the path of the kept source), UsageError (a
+// mistake in the call). All derive from smelt::Error.
+#pragma once
+
+#include "array/array.h"
+#include "array/array_ops.h"
+#include "array/dtype.h"
+#include "pipeline.h"
+#include "primitives/radix_sort.h"
+#include "support/error.h"
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace smelt {
+
+namespace primitives {
+struct ProgramData;
+struct ElementwiseState;
+struct ReductionState;
+struct ScanState;
+} // namespace primitives
+
+struct Options {
+    std::string backend; // "cpu", "cpu:serial", ...; "" → $SMELT_BACKEND → "cpu"
+    Precision precision = Precision::Double;
+};
+
+// A kernel file (or text), parsed once. Cheap to copy: copies share the parsed module.
+class Program {
+public:
+    // UsageError when the file cannot be read; CompileError when it is not readable Python at
+    // module level (errors inside functions are reported when a function is compiled or checked).
+    static Program from_file(const std::string &path);
+    // `line_offset`: lines before `text` in the file it was taken from (inspect.getsource).
+    static Program from_source(std::string name, std::string text, int line_offset = 0);
+
+    // Every diagnostic of the named functions (all annotated functions when empty); empty when
+    // clean. Functions with parameters typed only at the call are checked for syntax only.
+    std::vector<Diagnostic> check(const std::vector<std::string> &funcs = {},
+                                  Precision precision = Precision::Double) const;
+
+    const std::string &name() const;                 // the file name given
+    std::vector<std::string> function_names() const; // every def, in file order
+    bool has_function(const std::string &name) const;
+
+    // Engine internals (the parsed module); not part of the stable API.
+    const primitives::ProgramData &data() const { return *data_; }
+
+private:
+    explicit Program(std::shared_ptr<const primitives::ProgramData> data);
+    std::shared_ptr<const primitives::ProgramData> data_;
+};
+
+// One argument of a kernel call: an Array (by handle: the call sees the array's data) or a scalar.
+// C++ arithmetic types map to kernel types by size and signedness: bool → bool, int32_t → int,
+// int64_t → long, uint32_t → uint, uint64_t → ulong, float → float, double → double (8- and
+// 16-bit integers → char/short and their unsigned forms).
+class Arg {
+public:
+    Arg(const Array &a);
+    template <class T>
+    requires std::is_arithmetic_v<T> Arg(T v) {
+        if constexpr (std::is_same_v<T, bool>) {
+            set_int(Scalar::Bool, v ? 1 : 0);
+        } else if constexpr (std::is_floating_point_v<T>) {
+            set_float(sizeof(T) == 4 ? Scalar::F32 : Scalar::F64, static_cast<double>(v));
+        } else if constexpr (std::is_signed_v<T>) {
+            constexpr Scalar s = sizeof(T) == 1   ? Scalar::I8
+                                 : sizeof(T) == 2 ? Scalar::I16
+                                 : sizeof(T) == 4 ? Scalar::I32
+                                                  : Scalar::I64;
+            set_int(s, static_cast<int64_t>(v));
+        } else {
+            constexpr Scalar s = sizeof(T) == 1   ? Scalar::U8
+                                 : sizeof(T) == 2 ? Scalar::U16
+                                 : sizeof(T) == 4 ? Scalar::U32
+                                                  : Scalar::U64;
+            set_uint(s, static_cast<uint64_t>(v));
+        }
+    }
+
+    bool is_array() const { return is_array_; }
+    const Array &array() const { return array_; } // null unless is_array()
+    // The kernel type this argument gives an unannotated parameter: pointer to the array's
+    // element type, or the scalar's type.
+    Type type() const;
+    // The scalar's bytes converted (as C converts) to `to`, into `out` (at most 8 bytes).
+    void convert_scalar(Scalar to, void *out) const;
+
+private:
+    void set_int(Scalar s, int64_t v);
+    void set_uint(Scalar s, uint64_t v);
+    void set_float(Scalar s, double v);
+
+    Array array_;
+    bool is_array_ = false;
+    Scalar scalar_ = Scalar::I32;
+    union {
+        int64_t i;
+        uint64_t u;
+        double f;
+    } v_{};
+};
+
+// A scalar result with its dtype. as<T>() converts the value to T as C converts (exact when T is
+// the dtype's own type).
+class Value {
+public:
+    Value() = default;
+    Value(DType dtype, const void *bytes); // copies dtype_size(dtype) bytes
+
+    DType dtype() const { return dtype_; }
+    template <class T> T as() const {
+        return visit_dtype(dtype_, [&]<class S>() {
+            S s;
+            std::memcpy(&s, bytes_, sizeof(S));
+            return static_cast<T>(s);
+        });
+    }
+
+private:
+    DType dtype_ = DType::Float64;
+    alignas(8) unsigned char bytes_[8] = {};
+};
+
+// f(i, args...) for every i in [0, n) in parallel (Compyle's Elementwise). The first parameter of
+// `func` is the index (unannotated: long); the call gives the others, in order.
+class Elementwise {
+public:
+    Elementwise(const Program &program, const std::string &func, Options options = {});
+    ~Elementwise();
+    Elementwise(Elementwise &&) noexcept;
+    Elementwise &operator=(Elementwise &&) noexcept;
+
+    // n = length of the first Array argument (UsageError when there is none).
+    void operator()(const std::vector<Arg> &args);
+    void operator()(int64_t n, const std::vector<Arg> &args);
+    // The whole translation unit of the last specialisation ("" before the first call).
+    const std::string &source() const;
+
+private:
+    std::unique_ptr<primitives::ElementwiseState> s_;
+};
+
+// reduce_expr over map(i, ...) for i in [0, n) (Compyle's Reduction).
+//
+//   - reduce_expr: a Python expression in `a` and `b` ("a+b", "min(a, b)", "max(a, b)", any
+//     associative expression of the kernel language); a and b have type dtype_out. Mistakes in it
+//     are CompileErrors located in the file "<reduce_expr>".
+//   - map_func: "" → the call gives one Array and its elements (converted to dtype_out) are
+//     reduced; else a function m(i, ...) of `program` whose result (converted to dtype_out) is
+//     reduced, and the call gives m's parameters after i, n being the length of the first Array.
+//   - neutral: a Python expression ("0", "-inf", "INFINITY"): the result for n = 0.
+//   - In single precision a Float64 dtype_out becomes Float32.
+//
+// Deterministic: the range is split statically into one contiguous chunk per thread, each chunk
+// is reduced in index order starting from its first element, and the chunk results are combined
+// in chunk order. The same inputs and thread count give the same bits on every run.
+class Reduction {
+public:
+    Reduction(const Program *program, std::string reduce_expr = "a+b", std::string map_func = "",
+              DType dtype_out = DType::Float64, std::string neutral = "0", Options options = {});
+    ~Reduction();
+    Reduction(Reduction &&) noexcept;
+    Reduction &operator=(Reduction &&) noexcept;
+
+    Value operator()(const std::vector<Arg> &args);
+    const std::string &source() const;
+
+private:
+    std::unique_ptr<primitives::ReductionState> s_;
+};
+
+// A parallel prefix scan (Compyle's Scan):
+//
+//   input(i, ...)     the value at i, converted to `dtype`
+//   segment(i, ...)   optional; true where a new segment starts (the scan restarts there)
+//   output(i, item, prev_item, last_item, ...)   called once per i, in parallel, with
+//       item       the inclusive scan at i: input(i) combined with everything before it in its
+//                  segment (at a segment start, and at i = 0, item = input(i));
+//       prev_item  the exclusive scan at i: the item of i-1, or `neutral` at a segment start
+//                  (and at i = 0);
+//       last_item  the inclusive scan at the last element n-1 (for a segmented scan: the total
+//                  of the final segment).
+//   Any of item/prev_item/last_item (and N, the item count, and i) may be left out of a
+//   function's parameters; unannotated they take `dtype` (N and i: long).
+//
+// scan_expr and neutral are Python expressions as for Reduction. input may be evaluated twice for
+// an i, but never after output(i) ran, so output may overwrite input's array at i.
+// Algorithm: two-pass blocked scan (per-chunk totals, carries combined in order, rescan with the
+// carry calling output), deterministic for a given thread count.
+class Scan {
+public:
+    Scan(const Program &program, std::string input_func, std::string output_func,
+         std::string scan_expr = "a+b", DType dtype = DType::Float64, std::string neutral = "0",
+         std::string segment_func = "", Options options = {});
+    ~Scan();
+    Scan(Scan &&) noexcept;
+    Scan &operator=(Scan &&) noexcept;
+
+    // Every parameter of input/output/segment other than i, item, prev_item, last_item and N,
+    // by name (a name shared by several functions is one argument). n < 0: the length of the
+    // first Array argument of the input function.
+    void operator()(const std::map<std::string, Arg> &named, int64_t n = -1);
+    const std::string &source() const;
+
+private:
+    std::unique_ptr<primitives::ScanState> s_;
+};
+
+} // namespace smelt

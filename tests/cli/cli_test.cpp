@@ -1,0 +1,103 @@
+// The `smelt check` and `smelt emit` commands, run as a process.
+#include "support/process.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#ifdef SMELT_CLI
+namespace smelt {
+namespace {
+
+const std::string kDir = std::string(SMELT_TEST_DATA_DIR) + "/cli/";
+
+ProcessResult cli(std::vector<std::string> args) {
+    args.insert(args.begin(), SMELT_CLI);
+    return run_process(args);
+}
+
+bool has(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
+
+TEST(CliCheck, ReportsEveryMistakeAtItsLineAndColumn) {
+    ProcessResult r = cli({"check", kDir + "mistakes.py"});
+    EXPECT_EQ(r.exit_status, 1) << r.output;
+    EXPECT_TRUE(has(r.output, "mistakes.py:6:12: error: name 'y' is not defined")) << r.output;
+    EXPECT_TRUE(has(r.output, "mistakes.py:11:9: error: lists are not supported")) << r.output;
+    EXPECT_TRUE(has(r.output, "mistakes.py:18:9: error: a double value cannot be stored in 'k'"))
+        << r.output;
+    EXPECT_TRUE(has(r.output, "3 errors")) << r.output;
+    // With --func only the named function is checked.
+    ProcessResult one = cli({"check", kDir + "mistakes.py", "--func", "list_literal"});
+    EXPECT_EQ(one.exit_status, 1);
+    EXPECT_TRUE(has(one.output, "mistakes.py:11:9:")) << one.output;
+    EXPECT_FALSE(has(one.output, "mistakes.py:6:12:")) << one.output;
+}
+
+TEST(CliCheck, CleanFileExitsZero) {
+    ProcessResult r = cli({"check", kDir + "clean.py"});
+    EXPECT_EQ(r.exit_status, 0) << r.output;
+    EXPECT_TRUE(has(r.output, "ok: 1 function checked")) << r.output;
+    ProcessResult both = cli({"check", kDir + "clean.py", "--func", "axpb", "--func", "jit_only"});
+    EXPECT_EQ(both.exit_status, 0) << both.output;
+    EXPECT_TRUE(has(both.output, "ok: 2 functions checked")) << both.output;
+}
+
+TEST(CliEmit, PrintsTheFunctionAndTheElementwiseUnit) {
+    ProcessResult r = cli({"emit", kDir + "clean.py", "axpb"});
+    EXPECT_EQ(r.exit_status, 0) << r.output;
+    EXPECT_TRUE(has(r.output, "SMELT_INLINE void axpb(int32_t i, double *x, double *y"))
+        << r.output;
+    EXPECT_TRUE(has(r.output, "#define SMELT_INLINE")) << "prelude first";
+
+    ProcessResult single = cli({"emit", kDir + "clean.py", "axpb", "--precision", "single"});
+    EXPECT_TRUE(has(single.output, "void axpb(int32_t i, float *x")) << single.output;
+    EXPECT_TRUE(has(single.output, "sinf(x[i])")) << single.output;
+
+    ProcessResult jit = cli({"emit", kDir + "clean.py", "jit_only", "--signature",
+                             "x=floatp, c=float", "--primitive", "elementwise"});
+    EXPECT_EQ(jit.exit_status, 0) << jit.output;
+    EXPECT_TRUE(has(jit.output, "void jit_only(int64_t i, float *x, float c)")) << jit.output;
+    EXPECT_TRUE(has(jit.output, "extern \"C\" void smelt_entry(")) << jit.output;
+    EXPECT_TRUE(has(jit.output, "jit_only(smelt_i, smelt_p0, smelt_p1);")) << jit.output;
+}
+
+TEST(CliEmit, BadArgumentsAreUsageErrors) {
+    ProcessResult no_func = cli({"emit", kDir + "clean.py"});
+    EXPECT_NE(no_func.exit_status, 0);
+    EXPECT_TRUE(has(no_func.output, "func is required")) << no_func.output;
+
+    ProcessResult bad_type =
+        cli({"emit", kDir + "clean.py", "jit_only", "--signature", "x=dooble"});
+    EXPECT_EQ(bad_type.exit_status, 2) << bad_type.output;
+    EXPECT_TRUE(has(bad_type.output, "'dooble' is not a kernel type")) << bad_type.output;
+
+    ProcessResult bad_name = cli({"emit", kDir + "clean.py", "jit_only", "--signature", "q=int"});
+    EXPECT_EQ(bad_name.exit_status, 2) << bad_name.output;
+    EXPECT_TRUE(has(bad_name.output, "'q' is not a parameter of 'jit_only'")) << bad_name.output;
+
+    ProcessResult untyped = cli({"emit", kDir + "clean.py", "jit_only"});
+    EXPECT_EQ(untyped.exit_status, 1) << untyped.output;
+    EXPECT_TRUE(
+        has(untyped.output, "clean.py:10:17: error: parameter 'x' of 'jit_only' has no type"))
+        << untyped.output;
+
+    ProcessResult missing = cli({"check", kDir + "no_such_file.py"});
+    EXPECT_EQ(missing.exit_status, 2) << missing.output;
+    ProcessResult bad_precision = cli({"emit", kDir + "clean.py", "axpb", "--precision", "half"});
+    EXPECT_NE(bad_precision.exit_status, 0);
+    ProcessResult unknown_func = cli({"check", kDir + "clean.py", "--func", "nope"});
+    EXPECT_EQ(unknown_func.exit_status, 2) << unknown_func.output;
+
+    ProcessResult help = cli({"emit", "--help"});
+    EXPECT_EQ(help.exit_status, 0);
+    EXPECT_TRUE(has(help.output, "--signature")) << help.output;
+    ProcessResult check_help = cli({"check", "--help"});
+    EXPECT_TRUE(has(check_help.output, "--func")) << check_help.output;
+}
+
+} // namespace
+} // namespace smelt
+#endif

@@ -1,0 +1,42 @@
+// Shared pieces of the primitive tests: the kernel file, the edge sizes, deterministic data.
+#pragma once
+
+#include "smelt.h"
+#include "test_backend.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace smelt::testing_util {
+
+inline const Program &kernels() {
+    static const Program p =
+        Program::from_file(std::string(SMELT_TEST_DATA_DIR) + "/primitives/kernels.py");
+    return p;
+}
+
+// Sizes around powers of two, chunk and vector widths, and one beyond a million.
+inline const std::vector<size_t> &edge_sizes() {
+    static const std::vector<size_t> s = {0,   1,   2,    31,   32,   33,    255,
+                                          256, 257, 1023, 1024, 1025, 65537, (size_t(1) << 20) + 3};
+    return s;
+}
+
+// Small integers in [lo, hi] as T: sums of up to 2^20 of them are exact in every tested dtype
+// (float32 included), so any summation order gives the oracle's bits.
+template <class T> std::vector<T> small_values(size_t n, int lo, int hi, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::uniform_int_distribution<int> dist(lo, hi);
+    std::vector<T> v(n);
+    for (auto &x : v)
+        x = static_cast<T>(dist(gen));
+    return v;
+}
+
+template <class T> Array to_device(const std::vector<T> &v) {
+    return Array::from_vector(v, &test_device());
+}
+
+} // namespace smelt::testing_util
