@@ -1,5 +1,5 @@
 # `x[f()] += v` evaluates the index f() once in Python (the element is read and written at the
-# same place). bump() counts its calls in `calls`. (Known failing: see docs/LANGUAGE.md.)
+# same place). bump() counts its calls in `calls`.
 from smelt import *
 
 

@@ -1,6 +1,6 @@
 # Functions of the file named like C math library functions that are not kernel builtins
 # (round, exp2): CPython calls them like any function; the engine must too, or report a located
-# error, never produce C++ that clashes with <cmath>. (Known failing: see docs/LANGUAGE.md.)
+# error, never produce C++ that clashes with <cmath>.
 from smelt import *
 
 

@@ -1,7 +1,6 @@
 # A function of the file named like a builtin (sin, hypot) replaces the builtin in CPython
 # (the def comes after `from smelt import *`). The engine must call it too, or reject the
-# definition with a located error, never silently call the builtin. (Known failing: see
-# docs/LANGUAGE.md.)
+# definition with a located error, never silently call the builtin.
 from smelt import *
 
 

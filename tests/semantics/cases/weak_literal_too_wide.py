@@ -1,6 +1,6 @@
 # A literal that does not fit the other operand's type. CPython computes the true value
 # (1000 * c, 3000000000 + h); the engine must give that too, or reject the program with a
-# located error, never fail inside the compiler. (Known failing: see docs/LANGUAGE.md.)
+# located error, never fail inside the compiler.
 from smelt import *
 
 BIG = 3000000000
