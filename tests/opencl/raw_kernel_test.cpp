@@ -12,8 +12,8 @@
 #include "array/array_ops.h"
 #include "primitives/kernel.h"
 
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <set>
 #include <tuple>
 
