@@ -29,8 +29,8 @@ bool is_index(const std::string &s) {
 
 [[noreturn]] void no_match(const std::vector<DeviceSummary> &devices, const std::string &spec,
                            const std::string &why) {
-    throw UsageError("OpenCL device selection '" + spec + "' (SMELT_OPENCL_DEVICE): " + why +
-                     "; available devices:\n" + describe_devices(devices) +
+    throw UsageError("OpenCL device selection '" + spec + "': " + why + "; available devices:\n" +
+                     describe_devices(devices) +
                      "select one with SMELT_OPENCL_DEVICE=N or PLATFORM:DEVICE, e.g. "
                      "'portable:0' or 'nvidia:0'");
 }
@@ -80,7 +80,10 @@ std::string describe_devices(const std::vector<DeviceSummary> &devices) {
 }
 
 size_t select_device(const std::vector<DeviceSummary> &devices, const std::string &spec) {
-    if (devices.empty()) no_match(devices, spec, "no OpenCL device found");
+    if (devices.empty())
+        throw UsageError("no OpenCL device found: the ICD loader lists no platform with a device "
+                         "(install a driver such as pocl-opencl-icd, or point OCL_ICD_VENDORS "
+                         "at a folder of .icd files)");
     if (spec.empty()) {
         for (size_t i = 0; i < devices.size(); ++i)
             if (devices[i].is_gpu) return i;
