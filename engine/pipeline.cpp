@@ -43,9 +43,11 @@ std::shared_ptr<ir::Module> build_ir(const ast::Module &module,
 }
 
 std::string emit_source(const ir::Module &module, const std::string &backend) {
-    if (backend != "cpu") throw UsageError("no code generator for backend '" + backend + "' yet");
-    const codegen::Dialect &d = codegen::cpp_dialect();
-    return codegen::prelude(d) + "\n" + codegen::emit_module(module, d);
+    const codegen::Dialect &d = codegen::dialect_for_backend(backend);
+    // OpenCL: the fp64 parts (pragma, double helpers) only when the program uses double, so a
+    // single-precision program builds on a device without fp64. The C++ prelude is always whole.
+    bool with_f64 = d.f64_enable.empty() || codegen::uses_scalar(module, Scalar::F64);
+    return codegen::prelude(d, with_f64) + "\n" + codegen::emit_module(module, d);
 }
 
 std::vector<Diagnostic> check_functions(const ast::Module &module,

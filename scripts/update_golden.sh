@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates tests/golden/*.{ast,ir,cpp,single.cpp} from the current compiler. Review the diff
+# Regenerates tests/golden/*.{ast,ir,cpp,single.cpp,cl,single.cl} from the current compiler. Review the diff
 # (git diff tests/golden) before committing: that review is the golden test.
 set -euo pipefail
 cd "$(dirname "$0")/.."

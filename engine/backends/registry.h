@@ -1,5 +1,6 @@
-// Backends by name. "cpu" (OpenMP) and "cpu:serial" exist now; "opencl" and "cuda" are named
-// so users get a clear message until those backends are written.
+// Backends by name: "cpu" (OpenMP), "cpu:serial", "opencl" / "opencl:DEVICE-SPEC" (when built
+// with OpenCL and a device is found); "cuda" is named so users get a clear message until that
+// backend is written.
 #pragma once
 
 #include "backends/backend.h"
@@ -9,7 +10,7 @@
 
 namespace smelt {
 
-// The process-wide backend for `spec` ("cpu", "cpu:serial"), created on first use.
+// The process-wide backend for `spec` ("cpu", "cpu:serial", "opencl"), created on first use.
 // UsageError for unknown or unavailable backends, listing the available ones.
 Backend &get_backend(const std::string &spec);
 

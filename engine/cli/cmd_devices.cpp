@@ -21,8 +21,12 @@ void print_devices() {
         std::printf("%-11s %s%s\n", b.name.c_str(), b.available ? "available" : "unavailable: ",
                     b.available ? (" (" + b.note + ")").c_str() : b.note.c_str());
         if (!b.available) continue;
-        for (const DeviceInfo &d : get_backend(b.name).devices())
-            std::printf("    %s: %s\n", d.name.c_str(), d.detail.c_str());
+        try {
+            for (const DeviceInfo &d : get_backend(b.name).devices())
+                std::printf("    %s: %s\n", d.name.c_str(), d.detail.c_str());
+        } catch (const Error &e) { // e.g. SMELT_OPENCL_DEVICE names no device: say so, go on
+            std::printf("    cannot open: %s\n", e.what());
+        }
     }
     bool chosen_available = false;
     for (const BackendStatus &b : list_backends())

@@ -101,19 +101,39 @@ bool needs_prototypes(const ir::Module &m) {
 
 } // namespace
 
-std::string emit_module(const ir::Module &m, const Dialect &d) {
+std::string emit_module(const ir::Module &m, const Dialect &d,
+                        const std::set<std::string> &entry_points) {
+    for (const auto &e : entry_points)
+        SMELT_INTERNAL_ASSERT(m.find(e), "entry point '" << e << "' is not in the module");
     ModuleNames names = name_module(m);
     detail::Output out(m.source ? m.source->name() : "");
+    auto emitter = [&](const ir::Function &f) {
+        return detail::FunctionEmitter(m, f, d, names, out, entry_points.count(f.name) > 0);
+    };
     if (needs_prototypes(m)) {
         for (const auto &f : m.functions)
-            out.line(detail::FunctionEmitter(m, *f, d, names, out).prototype() + ";");
+            out.line(emitter(*f).prototype() + ";");
         out.line("");
     }
     for (size_t i = 0; i < m.functions.size(); ++i) {
         if (i) out.line("");
-        detail::FunctionEmitter(m, *m.functions[i], d, names, out).emit_definition();
+        emitter(*m.functions[i]).emit_definition();
     }
     return out.str();
+}
+
+bool uses_scalar(const ir::Module &m, Scalar s) {
+    auto is = [s](const Type &t) { return !t.is_void() && t.elem == s; };
+    bool found = false;
+    for (const auto &f : m.functions) {
+        found = found || is(f->return_type);
+        for (const auto &v : f->params)
+            found = found || is(v->type);
+        for (const auto &v : f->locals)
+            found = found || is(v->type);
+        for_each_expr(f->body, [&](const ir::Expr &e) { found = found || is(e.type); });
+    }
+    return found;
 }
 
 std::string function_symbol(const ir::Module &m, const std::string &name) {

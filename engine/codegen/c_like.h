@@ -12,6 +12,7 @@
 #include "codegen/dialect.h"
 #include "ir/ir.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,16 @@ namespace smelt::codegen {
 
 // Every function of m, callees first, as source text. Each function is preceded by a #line
 // directive to its def in m.source (and statements by more, where the line changes), so
-// compiler messages point into the user's .py file.
-std::string emit_module(const ir::Module &m, const Dialect &d);
+// compiler messages point into the user's .py file. Functions named in `entry_points` are
+// qualified with d.entry_qualifier (OpenCL's __kernel) instead of d.function_qualifier: a
+// low-level kernel whose body is the user's function (local memory must be declared in the
+// __kernel itself on OpenCL).
+std::string emit_module(const ir::Module &m, const Dialect &d,
+                        const std::set<std::string> &entry_points = {});
+
+// True when any type in m (parameters, locals, results, every expression) is, or points at, s:
+// uses_scalar(m, Scalar::F64) decides whether the fp64 parts of a prelude are needed.
+bool uses_scalar(const ir::Module &m, Scalar s);
 
 // "double", "int32_t", "double *", "__global double *" (matrices: their element type).
 std::string type_name(const Dialect &d, const Type &t);

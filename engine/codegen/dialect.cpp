@@ -1,5 +1,7 @@
 #include "codegen/dialect.h"
 
+#include "support/error.h"
+
 namespace smelt::codegen {
 
 const char *scalar_suffix(Scalar s) {
@@ -67,6 +69,12 @@ Dialect make_cpp() {
 const Dialect &cpp_dialect() {
     static const Dialect d = make_cpp();
     return d;
+}
+
+const Dialect &dialect_for_backend(const std::string &backend) {
+    if (backend == "cpu" || backend.rfind("cpu:", 0) == 0) return cpp_dialect();
+    if (backend == "opencl" || backend.rfind("opencl:", 0) == 0) return opencl_dialect();
+    throw UsageError("no code generator for backend '" + backend + "' yet");
 }
 
 } // namespace smelt::codegen

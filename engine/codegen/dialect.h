@@ -55,6 +55,9 @@ struct Dialect {
     std::map<std::string, std::string> gpu_builtins;
 
     // --- prelude pieces (see prelude.h) ---------------------------------------------------
+    // Text that must precede any use of double, emitted only when the program uses it (OpenCL's
+    // fp64 extension pragma); "" where double needs nothing.
+    std::string f64_enable;
     std::string prelude_head; // includes, pragmas, SMELT_INLINE and SMELT_GLOBAL/SMELT_LOCAL
     // Defines SMELT_ATOMIC_INT_OPS(T, UT, S) and SMELT_ATOMIC_FLOAT_OPS(T, UT, S) (UT: the
     // unsigned type of T's width) giving smelt_atomic_{inc,dec,add}_S(SMELT_GLOBAL T *p[, v])
@@ -70,6 +73,14 @@ struct Dialect {
 
 // OpenMP C++ on the host (C++17, GCC or Clang): <stdint.h> types, libm, __atomic builtins.
 const Dialect &cpp_dialect();
+
+// OpenCL C 1.2 for any OpenCL 1.2+ device: uchar/int/long... types, __global/__local, overloaded
+// math, the fp64 pragma only where double is used, atomic_* and atom_* (64-bit) builtins.
+const Dialect &opencl_dialect();
+
+// The dialect of a backend: "cpu"/"cpu:serial" → C++, "opencl" → OpenCL C; UsageError for
+// backends without a code generator yet.
+const Dialect &dialect_for_backend(const std::string &backend);
 
 // Prelude suffix of a scalar type: "i8", "u32", "f64"... ("b" for bool).
 const char *scalar_suffix(Scalar s);

@@ -74,8 +74,8 @@ struct Usage {
 } // namespace
 
 FunctionEmitter::FunctionEmitter(const ir::Module &m, const ir::Function &f, const Dialect &d,
-                                 const ModuleNames &names, Output &out)
-    : m_(m), f_(f), d_(d), names_(names), vars_(names.vars.at(&f)), out_(out) {}
+                                 const ModuleNames &names, Output &out, bool entry)
+    : m_(m), f_(f), d_(d), names_(names), vars_(names.vars.at(&f)), out_(out), entry_(entry) {}
 
 std::string FunctionEmitter::name(const ir::Var *v) const {
     auto it = vars_.find(v);
@@ -92,7 +92,8 @@ std::string FunctionEmitter::prototype() const {
         params += declaration(d_, p->type, name(p.get()));
     }
     if (params.empty()) params = "void";
-    std::string q = d_.function_qualifier.empty() ? "" : d_.function_qualifier + " ";
+    const std::string &qualifier = entry_ ? d_.entry_qualifier : d_.function_qualifier;
+    std::string q = qualifier.empty() ? "" : qualifier + " ";
     return q + type_name(d_, f_.return_type) + " " + names_.functions.at(f_.name) + "(" + params +
            ")";
 }

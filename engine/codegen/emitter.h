@@ -36,8 +36,9 @@ std::string strip_parens(const std::string &s);
 
 class FunctionEmitter {
 public:
+    // `entry`: qualify with d.entry_qualifier instead of d.function_qualifier.
     FunctionEmitter(const ir::Module &m, const ir::Function &f, const Dialect &d,
-                    const ModuleNames &names, Output &out);
+                    const ModuleNames &names, Output &out, bool entry = false);
 
     std::string prototype() const;
     void emit_definition();
@@ -74,6 +75,7 @@ private:
     const ModuleNames &names_;
     const std::map<const ir::Var *, std::string> &vars_;
     Output &out_;
+    bool entry_;
 };
 
 } // namespace smelt::codegen::detail

@@ -36,6 +36,7 @@ std::string instance(const std::string &macro, const std::vector<std::string> &a
 
 std::string prelude(const Dialect &d, bool with_f64) {
     std::string out = "/* ---- smelt prelude (" + d.name + ") ---- */\n";
+    if (with_f64) out += d.f64_enable;
     out += d.prelude_head;
     out += kCommon;
     out += "\n";

@@ -68,6 +68,9 @@ void sort_by_key(Array &keys, Array *values, const SortOptions &options) {
         if (&values->backend() != &keys.backend())
             throw UsageError("sort_by_key: keys and values live on different backends");
     }
+    // STOPGAP for non-host-addressable backends (OpenCL): pull → sort on the host → push. A
+    // device radix-sort skeleton will replace this; until then sorting OpenCL arrays costs two
+    // full transfers. On the CPU pull/push do nothing.
     keys.pull();
     if (values) values->pull();
     radix_sort_host(keys.dtype(), keys.host_data(), values ? values->host_data() : nullptr,
@@ -82,7 +85,7 @@ Array argsort(const Array &keys, DType index_dtype, const SortOptions &options) 
         keys.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
         throw UsageError("argsort: " + std::to_string(keys.size()) +
                          " keys do not fit int32 indices; use int64");
-    keys.pull();
+    keys.pull(); // STOPGAP on OpenCL: sorted on the host, see sort_by_key
     Array out(index_dtype, keys.size(), &keys.backend());
     radix_argsort_host(keys.dtype(), keys.host_data(), out.host_data(), index_dtype, keys.size(),
                        threads_for(keys, options));

@@ -27,10 +27,10 @@ SMELT_INLINE void kernel_(int32_t i, float *x, double *y) {
     c = 0;
 #line 14 "matrices_and_calls.py"
     d = 0;
-    for (r_it = 0; r_it < 2LL; ++r_it) {
+    for (r_it = 0; r_it < 2; ++r_it) {
 #line 15 "matrices_and_calls.py"
         r = r_it;
-        for (k_it = 0; k_it < 3LL; ++k_it) {
+        for (k_it = 0; k_it < 3; ++k_it) {
 #line 16 "matrices_and_calls.py"
             k = k_it;
             m[r][k] = (double)((x[i] * ((float)r)) + ((float)k));

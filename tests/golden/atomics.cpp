@@ -1,0 +1,9 @@
+#line 4 "atomics.py"
+SMELT_INLINE void tally(int32_t i, int32_t *counts, int64_t *totals, float *fsum, double *dsum, uint32_t *u, int32_t *slot) {
+    slot[i] = smelt_atomic_inc_i32(&counts[0]);
+    smelt_atomic_dec_i32(&counts[1]);
+    smelt_atomic_add_i64(&totals[smelt_mod_i32(i, 4)], (int64_t)smelt_mul_i32(i, 3));
+    smelt_atomic_add_f32(&fsum[0], 0.5f);
+    smelt_atomic_add_f64(&dsum[0], 0.25);
+    smelt_atomic_inc_u32(&u[0]);
+}
