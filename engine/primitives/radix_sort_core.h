@@ -5,8 +5,9 @@
 //            between keys are the only ones worth a pass (e.g. small ints vary in a few bits).
 //   small    (n < kParallelMin) one thread, sequential LSD over the varying bits.
 //   split    (large inputs) one parallel stable scatter on the top 8 varying bits, then each
-//            of the 256 buckets — small enough to stay in cache — is finished by one thread
-//            with sequential LSD over the remaining bits, using wide (up to 12-bit) digits.
+//            of the 256 buckets is finished by one thread: split again on its next 8 bits while
+//            too big for the cache, then sequential LSD over the remaining bits in cache, with
+//            wide (up to 12-bit) digits.
 //   lsd      (large inputs where one top bucket would hold over half of the keys) classic
 //            parallel LSD with 8-bit digits: per pass, per-thread histograms, offsets ordered by
 //            (digit, thread), every thread scatters its chunk in order.
