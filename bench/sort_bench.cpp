@@ -1,9 +1,12 @@
 // Radix sort (key + value, int32) against std::stable_sort on (key, value) pairs, both measured
-// in the same run. Each radix case reports `speedup` = reference time / radix time.
+// in the same run. Each radix case reports `speedup` = reference time / radix time. The sort
+// keeps its scratch memory between calls (support/scratch.h); the `cold` cases free it before
+// every call, so they include the page faults of fresh memory, as std::stable_sort's do.
 //
 //   build/bench/smelt_sort_bench --benchmark_out=sort.json --benchmark_out_format=json
 #include "array/dtype.h"
 #include "primitives/radix_sort.h"
+#include "support/scratch.h"
 
 #include <benchmark/benchmark.h>
 
@@ -12,6 +15,7 @@
 #include <cstdio>
 #include <map>
 #include <random>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -31,8 +35,8 @@ const std::vector<int32_t> &input_keys(size_t n) {
     return keys;
 }
 
-std::map<size_t, double> g_reference_seconds;             // n → std::stable_sort time
-std::map<std::pair<size_t, int>, double> g_radix_seconds; // (n, threads) → radix time
+std::map<size_t, double> g_reference_seconds;                    // n → std::stable_sort time
+std::map<std::tuple<size_t, int, bool>, double> g_radix_seconds; // (n, threads, cold) → time
 
 void bm_std_stable_sort(benchmark::State &state) {
     const size_t n = static_cast<size_t>(state.range(0));
@@ -58,6 +62,7 @@ void bm_std_stable_sort(benchmark::State &state) {
 void bm_radix_sort(benchmark::State &state) {
     const size_t n = static_cast<size_t>(state.range(0));
     const int threads = static_cast<int>(state.range(1));
+    const bool cold = state.range(2) != 0;
     const auto &keys = input_keys(n);
     std::vector<int32_t> k, v, base_v(n);
     for (size_t i = 0; i < n; ++i)
@@ -66,6 +71,7 @@ void bm_radix_sort(benchmark::State &state) {
     for (auto _ : state) {
         k = keys;
         v = base_v;
+        if (cold) smelt::release_scratch_cache();
         auto t0 = Clock::now();
         smelt::radix_sort_host(smelt::DType::Int32, k.data(), v.data(), sizeof(int32_t), n,
                                threads);
@@ -75,11 +81,12 @@ void bm_radix_sort(benchmark::State &state) {
         benchmark::DoNotOptimize(k.data());
     }
     const double mean = total / static_cast<double>(state.iterations());
-    g_radix_seconds[{n, threads}] = mean;
+    g_radix_seconds[{n, threads, cold}] = mean;
     state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n));
     if (auto it = g_reference_seconds.find(n); it != g_reference_seconds.end())
         state.counters["speedup"] = it->second / mean;
     state.counters["threads"] = threads;
+    state.counters["cold"] = cold;
 }
 
 } // namespace
@@ -92,23 +99,26 @@ int main(int argc, char **argv) {
             ->Arg(n)
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
-        for (int threads : {1, 2})
-            benchmark::RegisterBenchmark("radix_sort_by_key/int32", bm_radix_sort)
-                ->Args({n, threads})
-                ->UseManualTime()
-                ->Unit(benchmark::kMillisecond);
+        for (int cold : {0, 1})
+            for (int threads : {1, 2})
+                benchmark::RegisterBenchmark("radix_sort_by_key/int32", bm_radix_sort)
+                    ->Args({n, threads, cold})
+                    ->UseManualTime()
+                    ->Unit(benchmark::kMillisecond);
     }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
 
-    std::printf("\n%10s %8s %12s %12s %8s\n", "n", "threads", "radix ms", "std ms", "speedup");
+    std::printf("\n%10s %8s %6s %12s %12s %8s\n", "n", "threads", "cold", "radix ms", "std ms",
+                "speedup");
     for (const auto &[key, radix] : g_radix_seconds) {
-        auto ref = g_reference_seconds.find(key.first);
+        const auto &[n, threads, cold] = key;
+        auto ref = g_reference_seconds.find(n);
         if (ref == g_reference_seconds.end()) continue;
-        std::printf("%10zu %8d %12.2f %12.2f %7.2fx\n", key.first, key.second, radix * 1e3,
-                    ref->second * 1e3, ref->second / radix);
+        std::printf("%10zu %8d %6s %12.2f %12.2f %7.2fx\n", n, threads, cold ? "yes" : "no",
+                    radix * 1e3, ref->second * 1e3, ref->second / radix);
     }
     return 0;
 }

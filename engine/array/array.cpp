@@ -15,6 +15,7 @@ struct Array::Storage {
     bool owns_buffer = true;
     void *wrapped = nullptr; // caller's host memory used as the mirror (non host-addressable)
     std::vector<unsigned char> mirror; // owned host mirror (non host-addressable backends)
+    std::shared_ptr<void> keep_alive;  // owner of wrapped memory, released with the storage
 
     ~Storage() {
         if (owns_buffer) backend->release(buffer);
@@ -40,7 +41,8 @@ Array::Array(DType dtype, size_t n, Backend *backend) : s_(std::make_shared<Stor
     if (!s_->backend->host_addressable()) s_->mirror.resize(n * dtype_size(dtype));
 }
 
-Array Array::wrap(void *host, size_t n, DType dtype, Backend *backend) {
+Array Array::wrap(void *host, size_t n, DType dtype, Backend *backend,
+                  std::shared_ptr<void> keep_alive) {
     Backend &b = pick(backend);
     if (n > 0 && !host)
         throw UsageError("Array::wrap: null pointer for " + std::to_string(n) + " elements");
@@ -49,6 +51,7 @@ Array Array::wrap(void *host, size_t n, DType dtype, Backend *backend) {
     a.s_->backend = &b;
     a.s_->dtype = dtype;
     a.s_->size = n;
+    a.s_->keep_alive = std::move(keep_alive);
     if (b.host_addressable()) {
         a.s_->buffer = Buffer{host, n * dtype_size(dtype)};
         a.s_->owns_buffer = false;

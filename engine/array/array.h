@@ -25,10 +25,12 @@ public:
     // An uninitialised array of n elements on `backend` (default: default_backend()).
     Array(DType dtype, size_t n, Backend *backend = nullptr);
 
-    // Uses n elements at `host` without copying when the backend is host-addressable (the
-    // caller keeps the memory alive and unmoved); elsewhere the memory becomes the host mirror
-    // and is pushed to the device here.
-    static Array wrap(void *host, size_t n, DType dtype, Backend *backend = nullptr);
+    // Uses n elements at `host` without copying when the backend is host-addressable;
+    // elsewhere the memory becomes the host mirror and is pushed to the device here. The memory
+    // must stay valid and unmoved while the array uses it: `keep_alive` (e.g. a reference to the
+    // NumPy array that owns it) is held until then.
+    static Array wrap(void *host, size_t n, DType dtype, Backend *backend = nullptr,
+                      std::shared_ptr<void> keep_alive = nullptr);
     template <class T> static Array wrap(T *host, size_t n, Backend *backend = nullptr) {
         return wrap(static_cast<void *>(host), n, dtype_of<T>(), backend);
     }

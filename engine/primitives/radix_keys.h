@@ -19,6 +19,7 @@ template <class K> struct KeyMap<K, std::enable_if_t<std::is_integral_v<K>>> {
     static constexpr U kFlip = std::is_signed_v<K> ? U(U(1) << (8 * sizeof(K) - 1)) : U(0);
     static U map(K k) { return static_cast<U>(static_cast<U>(k) ^ kFlip); }
     static K unmap(U u) { return static_cast<K>(static_cast<U>(u ^ kFlip)); }
+    static bool is_negative_zero(K) { return false; }
 };
 
 template <class F, class Bits> struct FloatKeyMap {

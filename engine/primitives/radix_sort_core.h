@@ -1,24 +1,24 @@
-// The CPU radix sort (included by radix_sort.cpp only). Stable, 8-bit digits, keys mapped to
-// order-preserving unsigned integers (radix_keys.h) as they are read. Two strategies share one
-// counting step:
+// The CPU radix sort (included by radix_sort.cpp only). Stable LSD passes over digits of keys
+// mapped to order-preserving unsigned integers (radix_keys.h) as they are read.
 //
-//   count    each thread counts every digit of its contiguous chunk (one read of the keys).
-//            Digits equal for all keys (e.g. the high bytes of small ints) are skipped below.
+//   bits     each thread ORs and ANDs the mapped keys of its chunk: the bits that differ
+//            between keys are the only ones worth a pass (e.g. small ints vary in a few bits).
+//   small    (n < kParallelMin) one thread, sequential LSD over the varying bits.
+//   split    (large inputs) one parallel stable scatter on the top 8 varying bits, then each
+//            of the 256 buckets is finished by one thread: split again on its next 8 bits while
+//            too big for the cache, then sequential LSD over the remaining bits in cache, with
+//            wide (up to 12-bit) digits.
+//   lsd      (large inputs where one top bucket would hold over half of the keys) classic
+//            parallel LSD with 8-bit digits: per pass, per-thread histograms, offsets ordered by
+//            (digit, thread), every thread scatters its chunk in order.
 //
-//   split    (large inputs whose top varying digit spreads the keys over several buckets)
-//            one parallel stable scatter on the most significant varying digit, then each
-//            bucket — small enough to stay in cache — is finished on one thread by sequential
-//            LSD passes over the remaining digits. Only a few barriers in total.
-//
-//   lsd      (small or skewed inputs) classic parallel LSD: per pass, per-thread histograms of
-//            the current order, offsets ordered by (digit, thread), every thread scatters its
-//            chunk in order. Equal digits keep their order, so every pass is stable.
-//
-// Values move with their keys as raw bytes; argsort's values (0..n-1) are made by the first
-// scatter. The last pass writes keys back through unmap(). -0.0 and +0.0 map to one key; their
-// signs, in input order, are restored at the end, so results equal std::stable_sort's bit for bit.
+// Every pass is a stable counting scatter, so the sort is stable. Values move with their keys
+// as raw bytes; argsort's values (0..n-1) are made by the first scatter. The last pass writes
+// keys back through unmap(). -0.0 and +0.0 map to one key; their signs, in input order, are
+// restored at the end, so results equal std::stable_sort's bit for bit.
 #pragma once
 
+#include "primitives/radix_digits.h"
 #include "primitives/radix_keys.h"
 #include "support/scratch.h"
 
@@ -33,37 +33,15 @@
 
 namespace smelt::radix {
 
-struct NoValue {};
-
-// Below this many keys, threads and the split cost more than they save.
-inline constexpr size_t kParallelMin = size_t(1) << 16;
-
-using Histogram = std::array<size_t, 256>;
-
-inline void chunk_of(size_t n, int t, int nt, size_t &lo, size_t &hi) {
-    lo = n * static_cast<size_t>(t) / static_cast<size_t>(nt);
-    hi = n * static_cast<size_t>(t + 1) / static_cast<size_t>(nt);
-}
-
-// Turns counts into exclusive offsets; returns false when one digit value holds all `len` keys.
-inline bool exclusive_scan(const Histogram &count, Histogram &offset, size_t len) {
-    size_t running = 0;
-    for (int b = 0; b < 256; ++b) {
-        if (count[b] == len) return false;
-        offset[b] = running;
-        running += count[b];
-    }
-    return true;
-}
-
 template <class K, class V> class RadixSorter {
     using Map = KeyMap<K>;
     using U = typename Map::U;
-    static constexpr int kDigits = sizeof(U);
+    static constexpr int kBits = 8 * sizeof(U);
     static constexpr bool kHasValues = !std::is_same_v<V, NoValue>;
     using VS = std::conditional_t<kHasValues, V, char>; // storage type (unused without values)
+    using Histogram = std::array<size_t, 256>;
 
-    // Where a scatter reads keys and values from.
+    // Where a scatter reads keys and values from (i is the global position).
     struct UserKeys {
         const K *k;
         U operator()(size_t i) const { return Map::map(k[i]); }
@@ -83,33 +61,40 @@ template <class K, class V> class RadixSorter {
 public:
     // Sorts n keys read from in_keys; writes them to out_keys (may equal in_keys, or be null
     // for argsort) and permutes `values` alongside (argsort: they become 0..n-1 first).
-    RadixSorter(const K *in_keys, K *out_keys, V *values, size_t n, int threads, bool identity_values)
+    RadixSorter(const K *in_keys, K *out_keys, V *values, size_t n, int threads,
+                bool identity_values)
         : in_(in_keys), out_(out_keys), values_(reinterpret_cast<VS *>(values)), n_(n),
           threads_(n < kParallelMin || threads < 1 ? 1 : threads), identity_(identity_values) {}
 
     void run() {
         if (n_ == 0) return;
-        counts_.resize(static_cast<size_t>(threads_));
+        bits_.resize(static_cast<size_t>(threads_));
         offsets_.resize(static_cast<size_t>(threads_));
 #pragma omp parallel num_threads(threads_)
         {
             const int t = omp_get_thread_num(), nt = omp_get_num_threads();
             size_t lo, hi;
             chunk_of(n_, t, nt, lo, hi);
-            count_chunk(t, lo, hi);
+            scan_bits(t, lo, hi);
 #pragma omp barrier
 #pragma omp single
             plan(nt);
-            if (passes_.empty()) { // all keys equal: the input order is the stable order
-                if constexpr (kHasValues)
-                    if (identity_)
-                        for (size_t i = lo; i < hi; ++i) values_[i] = static_cast<VS>(i);
-            } else if (split_) {
-                split_on_top_digit(t, nt, lo, hi);
-#pragma omp barrier
-                finish_buckets();
+            if (low_bit_ == high_bit_) { // all keys equal: the input order is the stable order
+                if (kHasValues && identity_) copy_values(Identity{}, values_, lo, hi - lo);
+            } else if (n_ < kParallelMin) {
+                sort_small();
             } else {
-                lsd_passes(t, nt, lo, hi);
+                count_top_digit(t, lo, hi);
+#pragma omp barrier
+#pragma omp single
+                choose_split(nt);
+                if (split_) {
+                    split_scatter(t, lo, hi);
+#pragma omp barrier
+                    finish_buckets();
+                } else {
+                    lsd_passes(t, nt, lo, hi);
+                }
             }
         }
         for (size_t k = 0; k < zero_signs_.size(); ++k)
@@ -117,36 +102,40 @@ public:
     }
 
 private:
-    void count_chunk(int t, size_t lo, size_t hi) {
-        auto &c = counts_[static_cast<size_t>(t)];
-        for (auto &h : c) h.fill(0);
+    struct ThreadBits {
+        U any = 0, all = U(~U(0));
+        size_t negative_zeros = 0;
+    };
+
+    void scan_bits(int t, size_t lo, size_t hi) {
+        U any = 0, all = U(~U(0));
+        size_t negative_zeros = 0;
         for (size_t i = lo; i < hi; ++i) {
             const U u = Map::map(in_[i]);
-            for (int d = 0; d < kDigits; ++d) ++c[d][(u >> (8 * d)) & 0xFF];
+            any |= u;
+            all &= u;
+            if constexpr (std::is_floating_point_v<K>)
+                negative_zeros += Map::is_negative_zero(in_[i]);
         }
+        bits_[static_cast<size_t>(t)] = {any, all, negative_zeros};
     }
 
-    // One thread: which digits vary, which strategy, scratch memory, zero signs.
+    // One thread: the varying bit range, scratch memory, zero signs.
     void plan(int nt) {
-        Histogram top_total{};
-        for (int d = 0; d < kDigits; ++d) {
-            Histogram total{};
-            for (int t = 0; t < nt; ++t)
-                for (int b = 0; b < 256; ++b) total[b] += counts_[t][d][b];
-            Histogram unused;
-            if (exclusive_scan(total, unused, n_)) {
-                passes_.push_back(d);
-                top_total = total;
-            }
+        U any = 0, all = U(~U(0));
+        size_t negative_zeros = 0;
+        for (int t = 0; t < nt; ++t) {
+            any |= bits_[t].any;
+            all &= bits_[t].all;
+            negative_zeros += bits_[t].negative_zeros;
         }
-        if (passes_.empty()) return;
-        size_t largest = 0;
-        for (size_t c : top_total) largest = c > largest ? c : largest;
-        split_ = n_ >= kParallelMin && passes_.size() >= 2 && largest <= n_ / 2;
-        if (split_) {
-            bucket_start_[0] = 0;
-            for (int b = 0; b < 256; ++b) bucket_start_[b + 1] = bucket_start_[b] + top_total[b];
-        }
+        const U varying = any ^ all;
+        if (varying == 0) return;
+        while (!((varying >> low_bit_) & 1))
+            ++low_bit_;
+        high_bit_ = kBits;
+        while (!((varying >> (high_bit_ - 1)) & 1))
+            --high_bit_;
         // Two key buffers and one value buffer, carved from one reusable block.
         const size_t key_bytes = (n_ * sizeof(U) + 63) / 64 * 64;
         scratch_ = std::make_unique<Scratch>(2 * key_bytes + (kHasValues ? n_ * sizeof(VS) : 0));
@@ -154,20 +143,122 @@ private:
         ka_ = reinterpret_cast<U *>(base);
         kb_ = reinterpret_cast<U *>(base + key_bytes);
         vb_ = reinterpret_cast<VS *>(base + 2 * key_bytes);
-        if constexpr (std::is_floating_point_v<K>) record_zero_signs();
+        if (out_ && negative_zeros > 0) record_zero_signs();
     }
 
     // -0.0 and +0.0 form one run of equal keys in input order, starting after the negatives.
     void record_zero_signs() {
-        if (!out_) return;
-        bool any_negative_zero = false;
-        for (size_t i = 0; i < n_ && !any_negative_zero; ++i)
-            any_negative_zero = Map::is_negative_zero(in_[i]);
-        if (!any_negative_zero) return;
         for (size_t i = 0; i < n_; ++i) {
-            if (in_[i] == K(0)) zero_signs_.push_back(Map::is_negative_zero(in_[i]));
-            else if (in_[i] < K(0)) ++zeros_before_;
+            if (in_[i] == K(0))
+                zero_signs_.push_back(Map::is_negative_zero(in_[i]));
+            else if (in_[i] < K(0))
+                ++zeros_before_;
         }
+    }
+
+    template <class ValueSrc> void copy_values(ValueSrc value, VS *dst, size_t lo, size_t len) {
+        if constexpr (kHasValues)
+            for (size_t i = 0; i < len; ++i)
+                dst[lo + i] = value(lo + i);
+    }
+
+    // Stable scatter of [lo, hi) by digit d: mapped keys to dst, or unmapped keys to kout, or
+    // no keys when both are null; values to vdst. Positions come from (and advance) off.
+    template <class KeySrc, class ValueSrc>
+    void scatter(KeySrc key, U *dst, K *kout, ValueSrc value, VS *vdst, size_t lo, size_t hi,
+                 Digit d, size_t *off) {
+        // One loop per destination kind, so the inner loop carries no per-element branch.
+        if (kout)
+            scatter_loop<1>(key, dst, kout, value, vdst, lo, hi, d, off);
+        else if (dst)
+            scatter_loop<0>(key, dst, kout, value, vdst, lo, hi, d, off);
+        else
+            scatter_loop<2>(key, dst, kout, value, vdst, lo, hi, d, off);
+    }
+    template <int kMode, class KeySrc, class ValueSrc> // 0: mapped keys, 1: user keys, 2: none
+    void scatter_loop(KeySrc key, U *dst, K *kout, ValueSrc value, VS *vdst, size_t lo, size_t hi,
+                      Digit d, size_t *off) {
+        const U mask = U((U(1) << d.bits) - 1);
+        for (size_t i = lo; i < hi; ++i) {
+            const U u = key(i);
+            const size_t pos = off[(u >> d.shift) & mask]++;
+            if constexpr (kMode == 1) kout[pos] = Map::unmap(u);
+            if constexpr (kMode == 0) dst[pos] = u;
+            if constexpr (kHasValues) vdst[pos] = value(i);
+        }
+    }
+
+    // Sequential LSD of positions [lo, lo + len) over the bits [lo_bit, hi_bit). Pass 0 reads
+    // through key0/value0; pass p writes buffers (k[p % 2], v[p % 2]) and the next reads them.
+    // Keys end in out_ (when sorting keys), values in values_.
+    template <class KeySrc, class ValueSrc>
+    void sequential_lsd(KeySrc key0, ValueSrc value0, bool reads_user_keys, U *const k[2],
+                        VS *const v[2], size_t lo, size_t len, int lo_bit, int hi_bit,
+                        std::vector<size_t> &hist) {
+        Digit digits[kBits], used[kBits];
+        const int max_bits = max_digit_bits(len);
+        const int nd = plan_digits(lo_bit, hi_bit, max_bits, digits);
+        const size_t stride = size_t(1) << max_bits;
+        hist.assign(static_cast<size_t>(nd) * stride, 0);
+        for (int j = 0; j < nd; ++j) { // one digit per loop keeps shift and mask in registers
+            size_t *h = hist.data() + j * stride;
+            const int shift = digits[j].shift;
+            const U mask = U((U(1) << digits[j].bits) - 1);
+            for (size_t i = lo; i < lo + len; ++i)
+                ++h[(key0(i) >> shift) & mask];
+        }
+        int q = 0; // digits that differ inside this range; their offsets replace their counts
+        for (int j = 0; j < nd; ++j) {
+            size_t *h = hist.data() + j * stride;
+            if (exclusive_scan(h, hist.data() + q * stride, size_t(1) << digits[j].bits, len))
+                used[q++] = digits[j];
+        }
+        const bool in_place_conflict = reads_user_keys && out_ == in_ && q == 1;
+        for (int p = 0; p < q; ++p) {
+            const bool last = p == q - 1;
+            K *kout = last && out_ && !in_place_conflict ? out_ + lo : nullptr;
+            U *kdst = last && !in_place_conflict ? nullptr : k[p % 2] + lo;
+            size_t *off = hist.data() + p * stride;
+            if (p == 0)
+                scatter(key0, kdst, kout, value0, v[0] + lo, lo, lo + len, used[p], off);
+            else
+                scatter(Mapped{k[(p - 1) % 2]}, kdst, kout, Stored{v[(p - 1) % 2]}, v[p % 2] + lo,
+                        lo, lo + len, used[p], off);
+        }
+        if (in_place_conflict)
+            for (size_t i = 0; i < len; ++i)
+                out_[lo + i] = Map::unmap(k[0][lo + i]);
+        if (q == 0) { // already in order: move keys and values to where they are expected
+            if (out_ && !(reads_user_keys && out_ == in_))
+                for (size_t i = lo; i < lo + len; ++i)
+                    out_[i] = Map::unmap(key0(i));
+            if constexpr (kHasValues) copy_values(value0, values_, lo, len);
+        } else if (kHasValues && v[(q - 1) % 2] != values_) {
+            std::memcpy(values_ + lo, v[(q - 1) % 2] + lo, len * sizeof(VS));
+        }
+    }
+
+    void sort_small() {
+        std::vector<size_t> hist;
+        U *const k[2] = {ka_, kb_};
+        VS *const v[2] = {vb_, values_};
+        if (kHasValues && identity_)
+            sequential_lsd(UserKeys{in_}, Identity{}, true, k, v, 0, n_, low_bit_, high_bit_, hist);
+        else
+            sequential_lsd(UserKeys{in_}, Stored{values_}, true, k, v, 0, n_, low_bit_, high_bit_,
+                           hist);
+    }
+
+    Digit top_digit() const {
+        return {high_bit_ - 8 > low_bit_ ? high_bit_ - 8 : low_bit_, 8};
+    }
+
+    void count_top_digit(int t, size_t lo, size_t hi) {
+        Histogram &h = offsets_[static_cast<size_t>(t)];
+        h.fill(0);
+        const Digit d = top_digit();
+        for (size_t i = lo; i < hi; ++i)
+            ++h[(Map::map(in_[i]) >> d.shift) & 0xFF];
     }
 
     // Offsets ordered by (digit value, thread) from each thread's counts in offsets_.
@@ -181,115 +272,102 @@ private:
             }
     }
 
-    // Stable scatter of [lo, hi) by the digit at `shift`: mapped keys to dst, or unmapped keys
-    // to kout, or no keys when both are null; values to vdst.
-    template <class KeySrc, class ValueSrc>
-    void scatter(KeySrc key, U *dst, K *kout, ValueSrc value, VS *vdst, size_t lo, size_t hi,
-                 int shift, Histogram &off) {
-        // One loop per destination kind, so the inner loop carries no per-element branch.
-        if (kout) scatter_loop<1>(key, dst, kout, value, vdst, lo, hi, shift, off);
-        else if (dst) scatter_loop<0>(key, dst, kout, value, vdst, lo, hi, shift, off);
-        else scatter_loop<2>(key, dst, kout, value, vdst, lo, hi, shift, off);
+    void choose_split(int nt) {
+        Histogram total{};
+        for (int t = 0; t < nt; ++t)
+            for (int b = 0; b < 256; ++b)
+                total[b] += offsets_[t][b];
+        size_t largest = 0;
+        for (size_t c : total)
+            largest = c > largest ? c : largest;
+        split_ = high_bit_ - low_bit_ > 8 && largest <= n_ / 2;
+        if (!split_) return;
+        bucket_start_[0] = 0;
+        for (int b = 0; b < 256; ++b)
+            bucket_start_[b + 1] = bucket_start_[b] + total[b];
+        thread_offsets(nt);
     }
-    template <int kMode, class KeySrc, class ValueSrc> // 0: mapped keys, 1: user keys, 2: none
-    void scatter_loop(KeySrc key, U *dst, K *kout, ValueSrc value, VS *vdst, size_t lo, size_t hi,
-                      int shift, Histogram &off) {
-        for (size_t i = lo; i < hi; ++i) {
-            const U u = key(i);
-            const size_t pos = off[(u >> shift) & 0xFF]++;
-            if constexpr (kMode == 1) kout[pos] = Map::unmap(u);
-            if constexpr (kMode == 0) dst[pos] = u;
-            if constexpr (kHasValues) vdst[pos] = value(i);
+
+    void split_scatter(int t, size_t lo, size_t hi) {
+        Histogram off = offsets_[static_cast<size_t>(t)];
+        if (kHasValues && identity_)
+            scatter(UserKeys{in_}, kb_, nullptr, Identity{}, vb_, lo, hi, top_digit(), off.data());
+        else
+            scatter(UserKeys{in_}, kb_, nullptr, Stored{values_}, vb_, lo, hi, top_digit(),
+                    off.data());
+    }
+
+    void finish_buckets() {
+        std::vector<size_t> hist; // per thread, reused across its buckets
+        const int below = top_digit().shift;
+#pragma omp for schedule(dynamic, 1)
+        for (int b = 0; b < 256; ++b) {
+            const size_t lo = bucket_start_[b], len = bucket_start_[b + 1] - lo;
+            if (len) sort_bucket(0, lo, len, low_bit_, below, hist);
         }
     }
 
-    // First scatter: keys straight from the user's array, values from theirs or 0..n-1.
-    void first_scatter(U *dst, K *kout, size_t lo, size_t hi, int shift, Histogram &off) {
-        if (kHasValues && identity_)
-            scatter(UserKeys{in_}, dst, kout, Identity{}, vb_, lo, hi, shift, off);
-        else
-            scatter(UserKeys{in_}, dst, kout, Stored{values_}, vb_, lo, hi, shift, off);
+    // Sorts [lo, lo + len) by bits [lo_bit, hi_bit); the data is on `side` (0: kb_/vb_,
+    // 1: ka_/values_). A bucket too big for the cache (skewed keys, e.g. floats whose top bits
+    // are mostly sign and exponent) is split again on its top 8 bits first.
+    void sort_bucket(int side, size_t lo, size_t len, int lo_bit, int hi_bit,
+                     std::vector<size_t> &hist) {
+        U *const keys[2] = {kb_, ka_};
+        VS *const vals[2] = {vb_, values_};
+        while (len > kResplitMin && hi_bit - lo_bit > 12) {
+            const Digit d{hi_bit - 8, 8};
+            Histogram count{}, off;
+            for (size_t i = lo; i < lo + len; ++i)
+                ++count[(keys[side][i] >> d.shift) & 0xFF];
+            hi_bit = d.shift;
+            if (!exclusive_scan(count.data(), off.data(), 256, len)) continue; // all equal here
+            scatter(Mapped{keys[side]}, keys[1 - side] + lo, nullptr, Stored{vals[side]},
+                    vals[1 - side] + lo, lo, lo + len, d, off.data());
+            for (int b = 0, start = 0; b < 256; start += static_cast<int>(count[b]), ++b)
+                if (count[b]) sort_bucket(1 - side, lo + start, count[b], lo_bit, hi_bit, hist);
+            return;
+        }
+        U *const k[2] = {keys[1 - side], keys[side]};
+        VS *const v[2] = {vals[1 - side], vals[side]};
+        sequential_lsd(Mapped{keys[side]}, Stored{vals[side]}, false, k, v, lo, len, lo_bit, hi_bit,
+                       hist);
     }
 
     void lsd_passes(int t, int nt, size_t lo, size_t hi) {
-        const int num_passes = static_cast<int>(passes_.size());
+        Digit digits[kBits];
+        const int num_passes = plan_digits(low_bit_, high_bit_, 8, digits);
         for (int p = 0; p < num_passes; ++p) {
-            const int shift = 8 * passes_[p];
+            const Digit d = digits[p];
             // Keys: user → ka → kb → ka ...; values: user → vb → user ...
             U *src = (p % 2 == 1) ? ka_ : kb_, *dst = (p % 2 == 1) ? kb_ : ka_;
             VS *vsrc = (p % 2 == 1) ? vb_ : values_, *vdst = (p % 2 == 1) ? values_ : vb_;
             Histogram &h = offsets_[static_cast<size_t>(t)];
-            if (p == 0) {
-                h = counts_[static_cast<size_t>(t)][passes_[0]]; // same chunks, same order
-            } else {
-                h.fill(0);
-                for (size_t i = lo; i < hi; ++i) ++h[(src[i] >> shift) & 0xFF];
-            }
+            h.fill(0);
+            const U mask = U((U(1) << d.bits) - 1);
+            for (size_t i = lo; i < hi; ++i)
+                ++h[((p == 0 ? Map::map(in_[i]) : src[i]) >> d.shift) & mask];
 #pragma omp barrier
 #pragma omp single
             thread_offsets(nt);
             Histogram off = h;
             // The last pass writes the user's keys, except a single pass, which reads them.
-            K *kout = (p == num_passes - 1 && p > 0) ? out_ : nullptr;
-            U *kdst = (p == num_passes - 1 && (p > 0 || !out_)) ? nullptr : dst;
-            if (p == 0) first_scatter(kdst, kout, lo, hi, shift, off);
-            else scatter(Mapped{src}, kdst, kout, Stored{vsrc}, vdst, lo, hi, shift, off);
+            const bool last = p == num_passes - 1;
+            K *kout = last && p > 0 ? out_ : nullptr;
+            U *kdst = last && (p > 0 || !out_) ? nullptr : dst;
+            if (p > 0)
+                scatter(Mapped{src}, kdst, kout, Stored{vsrc}, vdst, lo, hi, d, off.data());
+            else if (kHasValues && identity_)
+                scatter(UserKeys{in_}, kdst, kout, Identity{}, vdst, lo, hi, d, off.data());
+            else
+                scatter(UserKeys{in_}, kdst, kout, Stored{vsrc}, vdst, lo, hi, d, off.data());
 #pragma omp barrier
         }
         if (num_passes == 1 && out_)
-            for (size_t i = lo; i < hi; ++i) out_[i] = Map::unmap(ka_[i]);
+            for (size_t i = lo; i < hi; ++i)
+                out_[i] = Map::unmap(ka_[i]);
         if constexpr (kHasValues) { // after an odd number of passes the values are in vb_
             if (num_passes % 2 == 1 && hi > lo)
                 std::memcpy(values_ + lo, vb_ + lo, (hi - lo) * sizeof(VS));
-        }
-    }
-
-    void split_on_top_digit(int t, int nt, size_t lo, size_t hi) {
-        const int top = passes_.back();
-        offsets_[static_cast<size_t>(t)] = counts_[static_cast<size_t>(t)][top];
-#pragma omp barrier
-#pragma omp single
-        thread_offsets(nt);
-        Histogram off = offsets_[static_cast<size_t>(t)];
-        first_scatter(kb_, nullptr, lo, hi, 8 * top, off);
-    }
-
-    void finish_buckets() {
-#pragma omp for schedule(dynamic, 1)
-        for (int b = 0; b < 256; ++b) finish_bucket(bucket_start_[b], bucket_start_[b + 1]);
-    }
-
-    // Sequential LSD over the lower varying digits of one bucket, now in (kb_, vb_)[lo, hi).
-    // Digits constant inside the bucket are skipped too.
-    void finish_bucket(size_t lo, size_t hi) {
-        const size_t len = hi - lo;
-        if (len == 0) return;
-        const int lower = static_cast<int>(passes_.size()) - 1;
-        std::array<Histogram, kDigits> count;
-        for (int j = 0; j < lower; ++j) count[j].fill(0);
-        const U *keys = kb_ + lo;
-        for (size_t i = 0; i < len; ++i)
-            for (int j = 0; j < lower; ++j) ++count[j][(keys[i] >> (8 * passes_[j])) & 0xFF];
-        std::array<Histogram, kDigits> offset;
-        std::array<int, kDigits> shifts{};
-        int q = 0;
-        for (int j = 0; j < lower; ++j)
-            if (exclusive_scan(count[j], offset[q], len)) shifts[q++] = 8 * passes_[j];
-
-        U *src = kb_ + lo, *dst = ka_ + lo;
-        VS *vsrc = vb_ + lo, *vdst = values_ + lo;
-        K *kout = out_ ? out_ + lo : nullptr;
-        if (q == 0 && kout)
-            for (size_t i = 0; i < len; ++i) kout[i] = Map::unmap(src[i]);
-        for (int p = 0; p < q; ++p) {
-            const bool last = p == q - 1;
-            scatter(Mapped{src}, last ? nullptr : dst, last ? kout : nullptr, Stored{vsrc}, vdst, 0,
-                    len, shifts[p], offset[p]);
-            std::swap(src, dst);
-            std::swap(vsrc, vdst);
-        }
-        if constexpr (kHasValues) { // values end in vb_ after an even number of passes
-            if (q % 2 == 0) std::memcpy(values_ + lo, vb_ + lo, len * sizeof(VS));
         }
     }
 
@@ -302,9 +380,9 @@ private:
     std::unique_ptr<Scratch> scratch_;
     U *ka_ = nullptr, *kb_ = nullptr;
     VS *vb_ = nullptr;
-    std::vector<std::array<Histogram, kDigits>> counts_; // per thread, from the counting step
-    std::vector<Histogram> offsets_;                     // per thread
-    std::vector<int> passes_;                            // varying digits, least significant first
+    std::vector<ThreadBits> bits_;   // per thread
+    std::vector<Histogram> offsets_; // per thread
+    int low_bit_ = 0, high_bit_ = 0; // the keys differ only in bits [low_bit_, high_bit_)
     bool split_ = false;
     std::array<size_t, 257> bucket_start_{};
     std::vector<uint8_t> zero_signs_;
@@ -312,7 +390,8 @@ private:
 };
 
 template <class K, class V>
-void radix_sort(const K *in_keys, K *out_keys, V *values, size_t n, int threads, bool identity_values) {
+void radix_sort(const K *in_keys, K *out_keys, V *values, size_t n, int threads,
+                bool identity_values) {
     RadixSorter<K, V>(in_keys, out_keys, values, n, threads, identity_values).run();
 }
 

@@ -22,7 +22,9 @@ struct Block {
 std::mutex g_mutex;
 Block g_cached;
 
-size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+size_t round_up(size_t v, size_t to) {
+    return (v + to - 1) / to * to;
+}
 
 Block map_block(size_t bytes) {
     Block b;

@@ -37,6 +37,18 @@ TEST(Array, WrapsHostMemoryWithoutCopy) {
     EXPECT_EQ(a.to_vector<double>(), (std::vector<double>{10, 2, 30, 4}));
 }
 
+TEST(Array, WrapKeepsTheOwnerAlive) {
+    auto owner = std::make_shared<std::vector<int32_t>>(std::vector<int32_t>{4, 5, 6});
+    std::weak_ptr<std::vector<int32_t>> watch = owner;
+    {
+        Array a = Array::wrap(owner->data(), owner->size(), DType::Int32, nullptr, owner);
+        owner.reset();
+        EXPECT_FALSE(watch.expired()); // the array holds it
+        EXPECT_EQ(a.to_vector<int32_t>(), (std::vector<int32_t>{4, 5, 6}));
+    }
+    EXPECT_TRUE(watch.expired());
+}
+
 TEST(Array, HandlesShareDataAndCopyIsDeep) {
     Array a = Array::from_vector(std::vector<int32_t>{1, 2, 3});
     EXPECT_TRUE(a.owns_memory());

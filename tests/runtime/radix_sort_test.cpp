@@ -128,6 +128,39 @@ TYPED_TEST(RadixSortTest, ThreadCountsGiveTheSameResult) {
     }
 }
 
+// Keys concentrated in a few top-bit buckets (normal floats: sign and exponent barely vary;
+// ints clustered around a few large offsets) take the re-split and LSD-fallback paths.
+template <class K> void check_skewed(const std::vector<K> &keys) {
+    const std::vector<int64_t> order = reference_order(keys);
+    for (int threads : {1, 2}) {
+        Array k = Array::from_vector(keys);
+        Array v = arange(int64_t(keys.size()), DType::Int64);
+        sort_by_key(k, &v, {threads});
+        EXPECT_EQ(v.to_vector<int64_t>(), order)
+            << dtype_name(dtype_of<K>()) << " threads=" << threads;
+    }
+}
+
+TEST(RadixSort, SkewedDistributionsMatchStableSort) {
+    const size_t n = (1u << 20) + 3;
+    std::mt19937_64 rng(11);
+    std::normal_distribution<double> normal;
+    std::vector<double> d(n);
+    std::vector<float> f(n);
+    std::vector<int64_t> clustered(n);
+    std::vector<int32_t> mostly_zero(n);
+    for (size_t i = 0; i < n; ++i) {
+        d[i] = std::round(normal(rng) * 1e4) / 1e4; // ties, so stability is checked too
+        f[i] = static_cast<float>(d[i]);
+        clustered[i] = int64_t(rng() % 3) * (int64_t(1) << 50) + int64_t(rng() % 100000);
+        mostly_zero[i] = rng() % 10 ? 0 : int32_t(rng());
+    }
+    check_skewed(d);
+    check_skewed(f);
+    check_skewed(clustered);
+    check_skewed(mostly_zero);
+}
+
 // Values of every size move with their keys (values are raw bytes to the sort).
 template <class V> void check_value_type() {
     const size_t n = 70001;
