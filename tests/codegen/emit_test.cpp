@@ -67,7 +67,7 @@ SMELT_INLINE double clamp01(double v) {
 }
 
 #line 4 "/home/u/k.py"
-SMELT_INLINE void step(int64_t i, double *x, double dt, int64_t int_) {
+SMELT_INLINE void step_(int64_t i, double *x, double dt, int64_t int_) {
     double s = 0;
     int64_t k = 0;
     int64_t _c = 0;
