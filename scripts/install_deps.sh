@@ -9,4 +9,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     cmake ninja-build g++ make git \
     libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev \
     ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo \
-    python3 python3-numpy python3-pytest >/dev/null
+    libyaml-cpp-dev libhdf5-dev libvtk9-dev \
+    python3 python3-numpy python3-pytest python3-h5py python3-matplotlib >/dev/null

@@ -208,7 +208,16 @@ std::string FunctionEmitter::binary(const ir::Expr &e) {
     if (via_helper) return helper(helper_op(op), s) + "(" + args(e.args) + ")";
     const char *sym = infix(op);
     SMELT_INTERNAL_ASSERT(sym, "no C operator for " << static_cast<int>(op));
-    return "(" + expr(*e.args[0]) + " " + sym + " " + expr(*e.args[1]) + ")";
+    // Against a non-literal operand, C's usual conversions give a small literal the right
+    // type, so `i < 10` needs no suffix; the left operand of a shift decides its type.
+    auto side = [&](size_t i) {
+        const ir::Expr &x = *e.args[i];
+        bool shifted = i == 0 && (op == BinaryOp::Shl || op == BinaryOp::Shr);
+        if (shifted || e.args[1 - i]->is_const() || !x.is_const()) return expr(x);
+        std::string bare = converted(x);
+        return !bare.empty() && bare[0] == '-' ? "(" + bare + ")" : bare;
+    };
+    return "(" + side(0) + " " + sym + " " + side(1) + ")";
 }
 
 std::string FunctionEmitter::call(const ir::Expr &e) {

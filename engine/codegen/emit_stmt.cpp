@@ -3,6 +3,7 @@
 #include "codegen/emitter.h"
 #include "support/error.h"
 
+#include <climits>
 #include <functional>
 
 namespace smelt::codegen::detail {
@@ -206,7 +207,7 @@ void FunctionEmitter::if_chain(const ir::Stmt &s) {
 void FunctionEmitter::for_loop(const ir::Stmt &s) {
     std::string c = name(s.var.get());
     std::string start = converted(*s.start);
-    std::string stop = expr(*s.stop);
+    std::string stop = converted(*s.stop); // compared with the counter: converted to its type
     std::string step = expr(*s.step);
     Scalar t = s.var->type.elem;
     std::string cond, inc;
@@ -219,9 +220,9 @@ void FunctionEmitter::for_loop(const ir::Stmt &s) {
         } else if (v == -1 && scalar_is_signed(t)) {
             inc = "--" + c;
         } else if (!up && v > -(int64_t(1) << (scalar_bits(t) - 1))) { // -v fits the type
-            inc = c + " -= " + int_literal(d_, t, -v);
+            inc = c + " -= " + (-v <= INT32_MAX ? std::to_string(-v) : int_literal(d_, t, -v));
         } else {
-            inc = c + " += " + strip_parens(step);
+            inc = c + " += " + converted(*s.step);
         }
     } else {
         if (scalar_is_signed(t)) {

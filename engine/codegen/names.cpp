@@ -125,6 +125,8 @@ std::vector<std::string> choose_names(const std::vector<std::string> &wanted,
     for (size_t i = 0; i < wanted.size(); ++i) {
         if (!out[i].empty()) continue;
         std::string base = sanitize(wanted[i]);
+        // A reserved prefix (smelt_, __, _X) survives any suffix, so such names get a prefix.
+        if (is_reserved_identifier(base + "_")) base = "v" + base;
         std::string cand = base;
         if (!usable(cand)) cand = base + "_";
         for (int k = 2; !usable(cand); ++k)
@@ -135,12 +137,43 @@ std::vector<std::string> choose_names(const std::vector<std::string> &wanted,
     return out;
 }
 
+// C library functions the dialects' headers declare (<math.h>, <stdlib.h>, <string.h>,
+// <stdio.h>, OpenCL and CUDA built-ins). A user *function* must not take one of these names: a
+// `def round(x)` would redeclare the library's round. Variables may shadow them freely.
+const std::set<std::string> &library_function_names() {
+    static const std::set<std::string> names = [] {
+        std::set<std::string> s;
+        const char *base[] = {
+            "round", "lround", "llround", "rint", "lrint", "llrint", "nearbyint", "exp2", "exp10",
+            "fmin", "fmax", "fdim", "fma", "frexp", "ldexp", "modf", "remainder", "remquo",
+            "scalbn", "scalbln", "ilogb", "logb", "nan", "nextafter", "nexttoward", "tgamma",
+            "lgamma", "j0", "j1", "jn", "y0", "y1", "yn", "sincos", "significand", "gamma",
+            "drem", "finite", "abs", "labs", "llabs", "div", "ldiv", "rand", "srand", "malloc",
+            "calloc", "realloc", "free", "exit", "abort", "atexit", "atoi", "atol", "atof",
+            "strtod", "strtol", "qsort", "bsearch", "getenv", "system", "memcpy", "memmove",
+            "memset", "memcmp", "strlen", "strcpy", "strcmp", "strcat", "printf", "fprintf",
+            "sprintf", "snprintf", "puts", "putchar", "mad", "mix", "clamp", "sign", "step",
+            "smoothstep", "degrees", "radians", "native_sin", "native_cos", "native_exp", "rsqrt",
+            "rcbrt", "sinpi", "cospi", "tanpi", "exp10", "powr", "pown", "rootn", "fract",
+            "max", "min", "select", "dot", "cross", "length", "distance", "normalize", "popcount",
+            "clz", "rotate", "upsample", "mul24", "mad24", "hadd", "rhadd", "isordered",
+            "__syncthreads", "__threadfence", "saturate", "sqrtf", "fabsf"};
+        for (const char *b : base) {
+            s.insert(b);
+            s.insert(std::string(b) + "f");
+            s.insert(std::string(b) + "l");
+        }
+        return s;
+    }();
+    return names;
+}
+
 ModuleNames name_module(const ir::Module &m) {
     ModuleNames names;
     std::vector<std::string> fn_names;
     for (const auto &f : m.functions)
         fn_names.push_back(f->name);
-    auto fn_c = choose_names(fn_names, {});
+    auto fn_c = choose_names(fn_names, library_function_names());
     std::set<std::string> fn_taken(fn_c.begin(), fn_c.end());
     for (size_t i = 0; i < m.functions.size(); ++i)
         names.functions[fn_names[i]] = fn_c[i];

@@ -29,8 +29,13 @@ TExpr FunctionLowerer::call(const ast::Expr &e) {
                                     e.keywords[0].name + "' by position");
     const std::string &name = callee.name;
     if (vars_.count(name)) fail(callee.loc, "'" + name + "' is a variable, not a function");
-    if (find_builtin(name)) return builtin_call(e, name);
+    // A function defined in the file wins over a builtin of the same name, as in CPython; the
+    // language's own constructs (declare, cast, atomics, local_barrier) cannot be redefined.
     const ast::FunctionDef *fn = mod_.ast().find_function(name);
+    auto builtin = find_builtin(name);
+    bool construct = builtin && (builtin->kind == BuiltinKind::Declare || builtin->kind == BuiltinKind::Cast ||
+                                 builtin->kind == BuiltinKind::Atomic || builtin->kind == BuiltinKind::Barrier);
+    if (builtin && (!fn || construct)) return builtin_call(e, name);
     if (!fn) {
         if (name == "range") fail(callee.loc, "range() is only allowed as the iterable of a for loop");
         bool imported = false;

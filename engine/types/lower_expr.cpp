@@ -43,6 +43,8 @@ ir::BinaryOp compare_op(const std::string &op) {
     return B::Ge;
 }
 
+} // namespace
+
 bool is_pure(const ir::Expr &e) {
     if (e.kind == ir::ExprKind::Atomic) return false;
     if (e.kind == ir::ExprKind::Call && !e.is_builtin) return false;
@@ -51,7 +53,21 @@ bool is_pure(const ir::Expr &e) {
     return true;
 }
 
-} // namespace
+int64_t canonical_int(Scalar s, int64_t v) {
+    int bits = scalar_bits(s);
+    if (s == Scalar::Bool) return v != 0;
+    if (bits >= 64) return v;
+    uint64_t mask = (uint64_t(1) << bits) - 1;
+    uint64_t u = uint64_t(v) & mask;
+    if (scalar_is_signed(s) && (u >> (bits - 1))) u |= ~mask;
+    return int64_t(u);
+}
+
+Scalar fit_int_literal(Scalar s, int64_t v) {
+    Scalar p = promote(s, s);
+    if (canonical_int(p, v) == v && (scalar_is_signed(p) || v >= 0)) return p;
+    return p == Scalar::U64 ? p : Scalar::I64;
+}
 
 Scalar FunctionLowerer::default_float() const { return mod_.single() ? Scalar::F32 : Scalar::F64; }
 const CompileOptions &FunctionLowerer::options() const { return mod_.options(); }
@@ -72,7 +88,7 @@ ir::ExprPtr FunctionLowerer::convert(const TExpr &x, const Type &to, SourceLoc l
     if (x.weak && to.is_scalar()) {
         if (to.is_float()) return ir::Expr::float_const(to, as_double(const_value(x)), loc);
         if (to.is_bool()) return ir::Expr::bool_const(as_double(const_value(x)) != 0, loc);
-        if (x.type().is_integer()) return ir::Expr::int_const(to, x.e->int_value, loc);
+        if (x.type().is_integer()) return ir::Expr::int_const(to, canonical_int(to.elem, x.e->int_value), loc);
     }
     return ir::Expr::cast(to, x.e, loc);
 }
@@ -118,8 +134,8 @@ Type FunctionLowerer::common_numeric(const TExpr &a, const TExpr &b, SourceLoc l
         const TExpr &w = a.weak ? a : b;
         const TExpr &t = a.weak ? b : a;
         if (w.type().is_float() && !t.type().is_float()) return Type::scalar(default_float());
-        if (t.type().is_bool()) return Type::scalar(promote(Scalar::Bool, Scalar::Bool));
-        return t.type();
+        if (t.type().is_float()) return t.type();
+        return Type::scalar(fit_int_literal(t.type().elem, w.e->int_value));
     }
     return Type::scalar(promote(a.type().elem, b.type().elem));
 }

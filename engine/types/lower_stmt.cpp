@@ -146,6 +146,11 @@ void FunctionLowerer::for_range(const ast::Stmt &s, ir::Block &out) {
         std::optional<Scalar> st;
         for (const TExpr *x : {&start, &stop, &step})
             if (!x->weak) st = st ? promote(*st, x->type().elem) : promote(x->type().elem, x->type().elem);
+        // A literal argument that the typed ones cannot hold (range(u, 0, -1) with u unsigned)
+        // widens the loop variable so it keeps its value.
+        if (st)
+            for (const TExpr *x : {&start, &stop, &step})
+                if (x->weak) st = promote(*st, fit_int_literal(*st, x->e->int_value));
         t = Type::scalar(st.value_or(Scalar::I64));
         if (t.is_bool()) t = Type::scalar(Scalar::I32);
     }
@@ -194,6 +199,23 @@ void FunctionLowerer::stmt(const ast::Stmt &s, ir::Block &out) {
     }
     case K::AugAssign: {
         const ast::Expr &target = *s.targets[0];
+        if (target.kind == ast::ExprKind::Subscript) {
+            // x[f()] += v evaluates the index once, as Python does.
+            Place p = subscript(target);
+            for (auto &ix : p.indices) {
+                if (is_pure(*ix)) continue;
+                ir::VarPtr h = new_var(hidden_name("index"), ix->type, ir::Var::Role::Hidden);
+                out.push_back(ir::Stmt::assign(h, ix, s.loc));
+                ix = ir::Expr::var_ref(h, s.loc);
+            }
+            TExpr current{ir::Expr::load(p.base, p.indices, target.loc)};
+            TExpr rhs = expr(*s.value);
+            TExpr result = arith(s.op, current, rhs, s.loc);
+            if (!result.type().is_scalar()) fail(s.value->loc, "cannot store this value in an array element");
+            out.push_back(ir::Stmt::store(p.base, p.indices,
+                                          convert(result, Type::scalar(p.base->type.elem), s.loc), s.loc));
+            return;
+        }
         TExpr current = expr(target);
         TExpr rhs = expr(*s.value);
         TExpr result = arith(s.op, current, rhs, s.loc);

@@ -24,6 +24,17 @@ struct TExpr {
     const Type &type() const { return e->type; }
 };
 
+// True when evaluating `e` twice is the same as once: no user calls, no atomics.
+bool is_pure(const ir::Expr &e);
+
+// The type an operation between an integer of type `s` and the integer literal `v` gets: C's
+// integer promotion of `s` (bool, 8- and 16-bit become int), widened to long when `v` does not
+// fit, so the literal keeps its Python value (u > -1 compares with -1, not with UINT_MAX).
+Scalar fit_int_literal(Scalar s, int64_t v);
+
+// `v` represented in type `s` as the IR stores constants (wrapped to the width, sign-extended).
+int64_t canonical_int(Scalar s, int64_t v);
+
 // Thrown after a located error has been reported, to abandon the current statement. Lowering
 // continues with the next statement so one run reports every independent mistake.
 struct StatementFailed {};

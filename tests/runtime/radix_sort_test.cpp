@@ -118,11 +118,13 @@ TYPED_TEST(RadixSortTest, MatchesStableSortKeysValuesAndArgsort) {
 TYPED_TEST(RadixSortTest, ThreadCountsGiveTheSameResult) {
     using K = TypeParam;
     const size_t n = 200003; // not a multiple of any thread count used
-    const std::vector<K> keys = make_keys<K>(n, Spread::Narrow, 99);
-    const std::vector<int64_t> order = reference_order(keys);
-    for (int threads : {1, 2, 3, 8}) {
-        Array idx = argsort(Array::from_vector(keys), DType::Int64, {threads});
-        EXPECT_EQ(idx.to_vector<int64_t>(), order) << "threads=" << threads;
+    for (Spread spread : {Spread::Wide, Spread::Narrow}) {
+        const std::vector<K> keys = make_keys<K>(n, spread, 99);
+        const std::vector<int64_t> order = reference_order(keys);
+        for (int threads : {1, 2, 3, 8}) {
+            Array idx = argsort(Array::from_vector(keys), DType::Int64, {threads});
+            EXPECT_EQ(idx.to_vector<int64_t>(), order) << "threads=" << threads;
+        }
     }
 }
 

@@ -1,0 +1,307 @@
+#include "config_yaml.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace smelt::apps {
+
+namespace {
+
+std::string render(const std::string &file, int line, int column, const std::string &key,
+                   const std::string &message) {
+    std::string out = file;
+    if (line > 0) out += ":" + std::to_string(line) + ":" + std::to_string(column);
+    out += ": error: ";
+    if (!key.empty()) out += key + ": ";
+    return out + message;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string join(std::initializer_list<std::string_view> items, const char *sep) {
+    std::string out;
+    for (std::string_view s : items) {
+        if (!out.empty()) out += sep;
+        out += s;
+    }
+    return out;
+}
+
+// The scalar text of a node that must hold one value of the kind `what`.
+const std::string &scalar_text(const ConfigNode &node, const char *what) {
+    const YAML::Node &y = node.yaml();
+    if (y.IsNull()) node.fail(std::string("expected ") + what + ", got nothing");
+    if (y.IsSequence()) node.fail(std::string("expected ") + what + ", got a list");
+    if (y.IsMap()) node.fail(std::string("expected ") + what + ", got a mapping");
+    return y.Scalar();
+}
+
+// A quoted scalar ("3") is a string in YAML, never a number or a bool.
+void reject_quoted(const ConfigNode &node, const char *what) {
+    if (node.yaml().Tag() == "!")
+        node.fail(std::string("expected ") + what + ", got the quoted string '" +
+                  node.yaml().Scalar() + "'");
+}
+
+} // namespace
+
+ConfigError::ConfigError(std::string file, int line, int column, std::string key,
+                         std::string message)
+    : std::runtime_error(render(file, line, column, key, message)), file_(std::move(file)),
+      line_(line), column_(column), key_(std::move(key)), message_(std::move(message)) {}
+
+ConfigNode ConfigNode::parse(std::shared_ptr<const ConfigSource> source) {
+    YAML::Node root;
+    try {
+        root = YAML::Load(source->text);
+    } catch (const YAML::ParserException &e) {
+        throw ConfigError(source->file, e.mark.line + 1, e.mark.column + 1, "",
+                          "invalid YAML: " + e.msg);
+    }
+    ConfigNode node(root, "", YAML::Mark(), source);
+    if (root.IsNull()) node.fail("the configuration is empty");
+    if (!root.IsMap()) node.fail("the configuration must be a mapping of sections (key: value)");
+    return node;
+}
+
+ConfigNode ConfigNode::load_file(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ConfigError(path, 0, 0, "", std::string("cannot open: ") + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse(std::make_shared<const ConfigSource>(ConfigSource{path, text.str()}));
+}
+
+ConfigNode ConfigNode::load_string(std::string text, std::string file_name) {
+    return parse(
+        std::make_shared<const ConfigSource>(ConfigSource{std::move(file_name), std::move(text)}));
+}
+
+ConfigNode &ConfigNode::operator=(const ConfigNode &other) {
+    if (this != &other) {
+        node_.reset(other.node_);
+        path_ = other.path_;
+        mark_ = other.mark_;
+        key_mark_ = other.key_mark_;
+        source_ = other.source_;
+    }
+    return *this;
+}
+
+std::string ConfigNode::key_path(std::string_view key) const {
+    return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+}
+
+bool ConfigNode::has(std::string_view key) const {
+    return node_.IsMap() && node_[std::string(key)].IsDefined();
+}
+
+std::optional<ConfigNode> ConfigNode::find(std::string_view key) const {
+    if (!node_.IsMap()) fail("expected a mapping (key: value), e.g. " + std::string(key) + ": ...");
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+        if (!it->first.IsScalar() || it->first.Scalar() != key) continue;
+        ConfigNode child(it->second, key_path(key), it->second.Mark(), source_);
+        child.key_mark_ = it->first.Mark();
+        return child;
+    }
+    return std::nullopt;
+}
+
+ConfigNode ConfigNode::at(std::string_view key) const {
+    auto child = find(key);
+    if (!child) fail_mark(key_mark_, key_path(key), "required key is missing");
+    return *child;
+}
+
+ConfigNode ConfigNode::section(std::string_view key) const {
+    ConfigNode child = at(key);
+    if (!child.is_map()) child.fail("expected a mapping of keys (key: value)");
+    return child;
+}
+
+ConfigNode ConfigNode::optional_section(std::string_view key) const {
+    auto child = find(key);
+    if (!child) {
+        ConfigNode empty(YAML::Node(YAML::NodeType::Map), key_path(key), key_mark_, source_);
+        empty.key_mark_ = key_mark_;
+        return empty;
+    }
+    if (!child->is_map()) child->fail("expected a mapping of keys (key: value)");
+    return *child;
+}
+
+std::vector<ConfigNode> ConfigNode::elements() const {
+    std::vector<ConfigNode> out;
+    if (!node_.IsSequence()) return out;
+    for (size_t i = 0; i < node_.size(); ++i) {
+        YAML::Node item = node_[i];
+        out.push_back(
+            ConfigNode(item, path_ + "[" + std::to_string(i) + "]", item.Mark(), source_));
+    }
+    return out;
+}
+
+void ConfigNode::expect_keys(std::initializer_list<std::string_view> allowed) const {
+    if (!node_.IsMap()) fail("expected a mapping of keys (key: value)");
+    std::set<std::string> seen;
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+        const YAML::Node &k = it->first;
+        if (!k.IsScalar()) fail_mark(k.Mark(), path_, "keys must be plain names");
+        const std::string &name = k.Scalar();
+        if (!seen.insert(name).second) fail_mark(k.Mark(), key_path(name), "duplicate key");
+        if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
+        std::string hint;
+        for (std::string_view a : allowed)
+            if (edit_distance(a, name) <= 2) hint = " (did you mean '" + std::string(a) + "'?)";
+        fail_mark(k.Mark(), key_path(name),
+                  "unknown key" + hint + "; allowed keys: " + join(allowed, ", "));
+    }
+}
+
+void ConfigNode::fail(const std::string &message) const {
+    fail_mark(mark_, path_, message);
+}
+
+void ConfigNode::fail_at(std::string_view key, const std::string &message) const {
+    auto child = has(key) ? find(key) : std::nullopt;
+    fail_mark(child ? child->mark_ : key_mark_, key_path(key), message);
+}
+
+void ConfigNode::fail_as(const std::string &key_path, const std::string &message) const {
+    fail_mark(key_mark_, key_path, message);
+}
+
+void fail_at_path(const ConfigSource &source, std::string_view dotted_path,
+                  const std::string &message) {
+    ConfigNode node = ConfigNode::load_string(source.text, source.file);
+    std::string_view rest = dotted_path;
+    while (true) {
+        size_t dot = rest.find('.');
+        std::string_view part = rest.substr(0, dot);
+        auto child = node.is_map() ? node.find(part) : std::nullopt;
+        if (!child) node.fail_as(std::string(dotted_path), message);
+        if (dot == std::string_view::npos) child->fail(message);
+        node = *child;
+        rest = rest.substr(dot + 1);
+    }
+}
+
+void ConfigNode::fail_mark(const YAML::Mark &mark, const std::string &key,
+                           const std::string &message) const {
+    int line = mark.is_null() ? 0 : mark.line + 1;
+    int column = mark.is_null() ? 0 : mark.column + 1;
+    throw ConfigError(source_->file, line, column, key, message);
+}
+
+void convert_value(const ConfigNode &node, bool &out) {
+    const std::string &s = scalar_text(node, "true or false");
+    reject_quoted(node, "true or false");
+    if (s == "true" || s == "True" || s == "TRUE")
+        out = true;
+    else if (s == "false" || s == "False" || s == "FALSE")
+        out = false;
+    else
+        node.fail("expected true or false (got " + s + ")");
+}
+
+void convert_value(const ConfigNode &node, int64_t &out) {
+    const std::string &s = scalar_text(node, "an integer");
+    reject_quoted(node, "an integer");
+    const char *b = s.data(), *e = s.data() + s.size();
+    if (b != e && *b == '+') ++b;
+    auto [p, ec] = std::from_chars(b, e, out);
+    if (ec == std::errc::result_out_of_range) node.fail("integer out of range (got " + s + ")");
+    if (ec != std::errc() || p != e || b == e) node.fail("expected an integer (got " + s + ")");
+}
+
+void convert_value(const ConfigNode &node, int &out) {
+    int64_t v = 0;
+    convert_value(node, v);
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+        node.fail("integer out of range (got " + node.yaml().Scalar() + ")");
+    out = static_cast<int>(v);
+}
+
+void convert_value(const ConfigNode &node, uint64_t &out) {
+    const std::string &s = scalar_text(node, "a non-negative integer");
+    reject_quoted(node, "a non-negative integer");
+    const char *b = s.data(), *e = s.data() + s.size();
+    if (b != e && *b == '+') ++b;
+    auto [p, ec] = std::from_chars(b, e, out);
+    if (ec == std::errc::result_out_of_range) node.fail("integer out of range (got " + s + ")");
+    if (ec != std::errc() || p != e || b == e)
+        node.fail("expected a non-negative integer (got " + s + ")");
+}
+
+void convert_value(const ConfigNode &node, double &out) {
+    const std::string &s = scalar_text(node, "a number");
+    reject_quoted(node, "a number");
+    // strtod alone would also take "inf", "nan", hex floats and leading blanks.
+    bool looks_numeric = !s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) ||
+                                        s[0] == '-' || s[0] == '+' || s[0] == '.');
+    if (looks_numeric && s.find_first_of("xXpP") == std::string::npos) {
+        errno = 0;
+        char *end = nullptr;
+        out = std::strtod(s.c_str(), &end);
+        if (end == s.c_str() + s.size() && end != s.c_str()) {
+            if (!std::isfinite(out) || errno == ERANGE)
+                node.fail("expected a finite number (got " + s + ")");
+            return;
+        }
+    }
+    node.fail("expected a number (got " + s + ")");
+}
+
+void convert_value(const ConfigNode &node, std::string &out) {
+    out = scalar_text(node, "a string");
+}
+
+std::string format_number(double v) {
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v); // shortest round-trip spelling
+    return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
+std::string format_number(int64_t v) {
+    return std::to_string(v);
+}
+
+std::string require_choice(const ConfigNode &node, std::string_view key,
+                           std::initializer_list<std::string_view> choices) {
+    ConfigNode child = node.at(key);
+    std::string s = child.as<std::string>();
+    if (std::find(choices.begin(), choices.end(), s) == choices.end())
+        child.fail("must be one of " + join(choices, " | ") + " (got '" + s + "')");
+    return s;
+}
+
+std::string optional_choice(const ConfigNode &node, std::string_view key, std::string_view fallback,
+                            std::initializer_list<std::string_view> choices) {
+    return node.has(key) ? require_choice(node, key, choices) : std::string(fallback);
+}
+
+} // namespace smelt::apps

@@ -1,0 +1,103 @@
+// md2d's configuration: the typed form of a YAML file (schema and units in apps/md2d/README.md).
+// parse_md2d_config() checks every key (type, range, unknown keys, combinations) and resolves the
+// initial geometry, so a config that parses can be run; errors are ConfigError naming the file,
+// line, column and key path.
+#pragma once
+
+#include "common/config_yaml.h"
+#include "common/lattice.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace smelt::apps::md2d {
+
+enum class Boundary { Periodic, Walls };
+enum class NeighborMode { AllPairs, Binned };
+enum class Rebuild { EveryStep, Displacement };
+enum class Backend { Cpu, OpenCL, Cuda };
+enum class Precision { Single, Double };
+
+// All quantities in reduced Lennard-Jones units (length sigma_0, energy epsilon_0, mass m_0,
+// time tau = sigma_0 sqrt(m_0 / epsilon_0), k_B = 1).
+struct SystemConfig {
+    LatticeSpec lattice; // kind, n or cells, density or spacing, min_spacing, box, box_scale, seed
+    LatticePlan plan;    // the resolved geometry: particle count, box, lattice constant
+    Boundary boundary = Boundary::Periodic;
+    double wall_stiffness = 50.0; // k of the harmonic soft walls [epsilon / sigma^2]
+    double wall_range = 0.5;      // distance from a wall at which its force starts [sigma]
+    double mass = 1.0;            // particle mass [m]
+    double temperature = 0.0;     // initial temperature [epsilon / k_B]
+    uint64_t seed = 1;            // random lattice and initial velocities
+};
+
+struct PotentialConfig {
+    double epsilon = 1.0; // well depth [epsilon]
+    double sigma = 1.0;   // zero crossing of u(r) [sigma]
+    double r_cut = 2.5;   // pairs at r >= r_cut do not interact [sigma]
+    bool shift = false;   // subtract u(r_cut) so the energy is continuous at the cutoff
+};
+
+struct IntegratorConfig {
+    double dt = 0.005; // time step [tau]
+    int64_t steps = 0; // number of velocity-Verlet steps
+};
+
+struct NeighborConfig {
+    NeighborMode mode = NeighborMode::Binned;
+    double skin = 0.3; // list radius r_cut + skin [sigma]
+    Rebuild rebuild = Rebuild::Displacement;
+};
+
+struct OutputConfig {
+    std::string directory = "out/md2d"; // relative to the working directory
+    std::string prefix = "md2d";        // file names: <prefix>.h5, <prefix>_thermo.csv, ...
+    int64_t frame_interval = 100;       // steps between trajectory frames (H5MD, VTK)
+    int64_t thermo_interval = 100;      // steps between thermo samples (console, CSV, H5MD)
+    bool h5md = true;
+    bool vtk = false;
+    bool csv = true;
+    bool progress = true;
+};
+
+struct Md2dConfig {
+    SystemConfig system;
+    PotentialConfig potential;
+    IntegratorConfig integrator;
+    NeighborConfig neighbor;
+    OutputConfig output;
+    Backend backend = Backend::Cpu;
+    Precision precision = Precision::Double;
+    int threads = 0;     // CPU threads; 0 = all
+    ConfigSource source; // the file name and its text (stored with the results)
+
+    int64_t n() const { return system.plan.n; }
+    std::array<double, 2> box() const { return system.plan.box; }
+    bool periodic() const { return system.boundary == Boundary::Periodic; }
+    double r_list() const { return potential.r_cut + neighbor.skin; }
+};
+
+Md2dConfig parse_md2d_config(const ConfigNode &root);
+Md2dConfig load_md2d_config(const std::string &path);
+Md2dConfig load_md2d_config_string(std::string text, std::string file_name);
+
+// The initial positions of a parsed config. A random lattice that cannot be placed throws a
+// ConfigError located at the key to change (system.density or system.min_spacing).
+Positions2D make_initial_positions(const Md2dConfig &config);
+
+// The binned-search grid for a box: cells per side (each cell >= r_list) and cell sizes.
+struct CellGrid {
+    int ncx = 1, ncy = 1;
+    double cell_w = 0.0, cell_h = 0.0;
+};
+CellGrid cell_grid(const Md2dConfig &config);
+
+const char *to_string(Boundary b);
+const char *to_string(NeighborMode m);
+const char *to_string(Rebuild r);
+const char *to_string(Backend b);
+const char *to_string(Precision p);
+const char *to_string(LatticeKind k);
+
+} // namespace smelt::apps::md2d

@@ -1,0 +1,435 @@
+#!/usr/bin/env python3
+"""CPython checks of apps/md2d/physics.py against independent oracles.
+
+The kernels run element by element on NumPy arrays (the kernel language's CPython meaning); the
+oracles are written here with NumPy, without calling physics.py. Run by tests/apps/
+md2d_physics_test.cpp (one gtest per check) or by hand:
+
+    /usr/bin/python3 tests/apps/md2d_physics_check.py [check ...]    # no argument: all checks
+"""
+
+import ast
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+PHYSICS = ROOT / "apps" / "md2d" / "physics.py"
+sys.path[:0] = [str(ROOT / "apps" / "common"), str(ROOT / "apps" / "md2d")]
+import physics as P  # noqa: E402
+
+FAILURES = []
+
+
+def check(cond, msg):
+    if not cond:
+        FAILURES.append(msg)
+        print("FAIL: " + msg)
+
+
+# ---- primitives emulated in CPython (the engine runs these in parallel) ---------------------
+
+def elementwise(f, n, *args):
+    for i in range(n):
+        f(i, *args)
+
+
+def reduce_sum(f, n, *args):
+    return math.fsum(f(i, *args) for i in range(n))
+
+
+def exclusive_scan_offsets(count):
+    n = len(count)
+    inclusive = np.cumsum(count)
+    start = np.zeros(n, dtype=np.int32)
+    total = np.zeros(1, dtype=np.int32)
+    last = int(inclusive[-1]) if n else 0
+    for i in range(n):
+        prev = int(inclusive[i - 1]) if i > 0 else 0
+        P.nbr_offset_output(i, P.nbr_offset_input(i, count) + prev, prev, last, start, total)
+    return start, int(total[0]) if n else 0
+
+
+def binned_list(x, y, lx, ly, periodic, rl):
+    n = len(x)
+    ncx, ncy = max(1, int(lx // rl)), max(1, int(ly // rl))
+    cw, ch = lx / ncx, ly / ncy
+    keys = np.zeros(n, dtype=np.int32)
+    elementwise(P.cell_key, n, x, y, keys, cw, ch, ncx, ncy, periodic)
+    order = np.argsort(keys, kind="stable").astype(np.int32)
+    sorted_keys = keys[order].astype(np.int32)
+    cell_start = np.full(ncx * ncy, 7, dtype=np.int32)  # garbage: clear_cells must reset it
+    cell_end = np.full(ncx * ncy, 3, dtype=np.int32)
+    elementwise(P.clear_cells, ncx * ncy, cell_start, cell_end)
+    elementwise(P.find_cell_bounds, n, sorted_keys, cell_start, cell_end, n)
+    count = np.zeros(n, dtype=np.int32)
+    args = (lx, ly, periodic, cw, ch, ncx, ncy, rl * rl)
+    elementwise(P.count_neighbors, n, x, y, count, order, cell_start, cell_end, *args)
+    start, total = exclusive_scan_offsets(count)
+    idx = np.full(total, -1, dtype=np.int32)
+    elementwise(P.fill_neighbors, n, x, y, start, idx, order, cell_start, cell_end, *args)
+    return start, count, idx, (ncx, ncy)
+
+
+def all_pairs_list(x, y, lx, ly, periodic, rl):
+    n = len(x)
+    count = np.zeros(n, dtype=np.int32)
+    elementwise(P.count_neighbors_all_pairs, n, x, y, count, n, lx, ly, periodic, rl * rl)
+    start, total = exclusive_scan_offsets(count)
+    idx = np.full(total, -1, dtype=np.int32)
+    elementwise(P.fill_neighbors_all_pairs, n, x, y, start, idx, n, lx, ly, periodic, rl * rl)
+    return start, count, idx
+
+
+def forces_from_list(x, y, lst, lx, ly, periodic, pot):
+    n = len(x)
+    fx, fy, pe, vir = (np.zeros(n) for _ in range(4))
+    start, count, idx = lst[:3]
+    elementwise(P.compute_forces, n, x, y, fx, fy, pe, vir, start, count, idx, lx, ly, periodic,
+                *pot)
+    return fx, fy, pe, vir
+
+
+def forces_all_pairs(x, y, lx, ly, periodic, pot, walls=None):
+    n = len(x)
+    fx, fy, pe, vir = (np.zeros(n) for _ in range(4))
+    elementwise(P.compute_forces_all_pairs, n, x, y, fx, fy, pe, vir, n, lx, ly, periodic, *pot)
+    if walls is not None:
+        elementwise(P.apply_walls, n, x, y, fx, fy, pe, lx, ly, *walls)
+    return fx, fy, pe, vir
+
+
+# ---- independent oracles (NumPy, not physics.py) ---------------------------------------------
+
+def np_min_image(d, length):
+    return d - length * np.round(d / length)
+
+
+def np_pairs_within(x, y, lx, ly, periodic, rl):
+    dx = x[:, None] - x[None, :]
+    dy = y[:, None] - y[None, :]
+    if periodic:
+        dx, dy = np_min_image(dx, lx), np_min_image(dy, ly)
+    r2 = dx * dx + dy * dy
+    np.fill_diagonal(r2, np.inf)
+    return r2 < rl * rl, r2
+
+
+def random_config(n, lx, ly, min_spacing, seed, margin=0.0):
+    rng = np.random.default_rng(seed)
+    pts = []
+    while len(pts) < n:
+        p = rng.uniform([margin, margin], [lx - margin, ly - margin])
+        ok = all(np.hypot(*np_min_image(p - q, np.array([lx, ly]))) >= min_spacing for q in pts)
+        if ok:
+            pts.append(p)
+    a = np.array(pts)
+    return a[:, 0].copy(), a[:, 1].copy()
+
+
+# ---- checks ----------------------------------------------------------------------------------
+
+def check_kernel_language():
+    """physics.py sticks to the constructs LANGUAGE.md accepts, with explicit types everywhere."""
+    tree = ast.parse(PHYSICS.read_text(), str(PHYSICS))
+    funcs = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    for node in tree.body:  # a kernel file's top level: docstring, imports, constants, functions
+        ok = isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef)) or (
+            isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)) or (
+            isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant))
+        check(ok, "physics.py:%d: top-level %s" % (node.lineno, type(node).__name__))
+    builtins = {"floor", "sqrt", "min", "max", "abs", "int", "float", "declare", "cast", "range"}
+    type_names = {"int", "long", "double", "float", "intp", "doublep", "longp", "floatp"}
+    allowed = (ast.FunctionDef, ast.arguments, ast.arg, ast.Expr, ast.Assign, ast.AugAssign,
+               ast.If, ast.For, ast.While, ast.Return, ast.Continue, ast.Break, ast.Pass,
+               ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp,
+               ast.Call, ast.Subscript, ast.Load, ast.Store, ast.operator, ast.unaryop,
+               ast.boolop, ast.cmpop, ast.Tuple, ast.keyword)
+    for name, fn in funcs.items():
+        where = "physics.py:%d %s" % (fn.lineno, name)
+        decos = [d for d in fn.decorator_list
+                 if isinstance(d, ast.Call) and getattr(d.func, "id", "") == "annotate"]
+        check(len(decos) == 1, where + ": needs exactly one @annotate(...)")
+        if not decos:
+            continue
+        typed, has_return_type = {}, False
+        for kw in decos[0].keywords:
+            value = kw.value.value
+            if kw.arg == "return_":
+                has_return_type = True
+            elif kw.arg in type_names:
+                for p in value.split(","):
+                    typed[p.strip()] = kw.arg
+            else:
+                check(value in type_names, where + ": unknown type %r" % value)
+                typed[kw.arg] = value
+        params = [a.arg for a in fn.args.args]
+        for p in params:
+            check(p in typed, where + ": parameter %r has no explicit type" % p)
+        for p in typed:
+            check(p in params, where + ": annotate names %r, not a parameter" % p)
+        returns_value = any(isinstance(n, ast.Return) and n.value is not None
+                            for n in ast.walk(fn))
+        check(returns_value == has_return_type, where + ": return_ type must match returns")
+        body = fn.body[1:] if (isinstance(fn.body[0], ast.Expr) and
+                               isinstance(fn.body[0].value, ast.Constant)) else fn.body
+        for stmt in body:
+            for node in ast.walk(stmt):
+                if not isinstance(node, allowed):
+                    check(False, "%s:%d: construct %s is not in the kernel language"
+                          % (where, node.lineno, type(node).__name__))
+                if isinstance(node, ast.Tuple):
+                    check(isinstance(node.ctx, ast.Store), where + ": tuples only as declare targets")
+                if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple):
+                    v = node.value
+                    check(isinstance(v, ast.Call) and getattr(v.func, "id", "") == "declare",
+                          where + ": tuple assignment only from declare()")
+                if isinstance(node, ast.Call):
+                    callee = getattr(node.func, "id", None)
+                    check(callee in builtins or callee in funcs,
+                          "%s: call to %r is neither a builtin nor a function of the file"
+                          % (where, callee))
+                    check(not node.keywords, where + ": keyword arguments at a call site")
+                if isinstance(node, ast.For):
+                    it = node.iter
+                    check(isinstance(it, ast.Call) and getattr(it.func, "id", "") == "range",
+                          where + ": for loops iterate over range() only")
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    pass  # only declare()'s argument has strings; checked through Call above
+
+
+def check_min_image():
+    """min_image, pair_delta and wrap_coord against NumPy's rounding and modulo."""
+    L = 7.5
+    d = np.concatenate([np.linspace(-40, 40, 1601), [L / 2, -L / 2, 0.0, 1e-17, -1e-17]])
+    got = np.array([P.min_image(v, L) for v in d])
+    check(np.all(np.abs(got) <= L / 2 + 1e-12), "min_image leaves |d| <= L/2")
+    k = (d - got) / L
+    check(np.allclose(k, np.round(k), atol=1e-9), "min_image differs from d by a multiple of L")
+    check(np.allclose(np.abs(got), np.abs(np_min_image(d, L)), atol=1e-12),
+          "min_image agrees with NumPy rounding")
+    # Two particles on either side of the periodic seam are close, not L apart.
+    check(abs(P.pair_delta(0.1, L - 0.1, L, 1) - 0.2) < 1e-12, "pair_delta across the seam")
+    check(abs(P.pair_delta(0.1, L - 0.1, L, 0) - (0.2 - L)) < 1e-12, "pair_delta without periodicity")
+    for a in [-1e-17, -1e-300, 0.0, L, 2 * L - 1e-15, -3 * L + 0.25, 123.456, -0.1]:
+        w = P.wrap_coord(a, L)
+        check(0.0 <= w < L, "wrap_coord(%r) = %r is in [0, L)" % (a, w))
+        check(min(abs(w - a % L), L - abs(w - a % L)) < 1e-12, "wrap_coord(%r) == a mod L" % a)
+
+
+def lattice_sum(a, rc, eps, sigma, shift, shape):
+    """Per-particle energy and virial of a perfect lattice by summing over lattice vectors."""
+    m = int(math.ceil(rc / a)) + 2
+    p, q = np.meshgrid(np.arange(-m, m + 1), np.arange(-m, m + 1))
+    if shape == "square":
+        rx, ry = a * p, a * q
+    else:  # triangular: a1 = (a, 0), a2 = (a/2, a sqrt(3)/2)
+        rx, ry = a * p + 0.5 * a * q, a * math.sqrt(3) / 2 * q
+    r = np.hypot(rx, ry).ravel()
+    r = r[(r > 0) & (r < rc)]
+    u = 4 * eps * ((sigma / r) ** 12 - (sigma / r) ** 6)
+    uc = 4 * eps * ((sigma / rc) ** 12 - (sigma / rc) ** 6) if shift else 0.0
+    w = 24 * eps * (2 * (sigma / r) ** 12 - (sigma / r) ** 6)  # r . f = -r du/dr
+    return 0.5 * np.sum(u - uc), 0.5 * np.sum(w), len(r)
+
+
+def check_lattice_energy():
+    """Perfect square and triangular lattices: energy and virial per particle = lattice sums."""
+    eps, sigma, rc = 1.3, 0.9, 3.0
+    for shape, shift in [("square", 0), ("square", 1), ("triangular", 0), ("triangular", 1)]:
+        a, nx, ny = 1.1, 12, 12
+        if shape == "square":
+            ix, iy = np.meshgrid(np.arange(nx), np.arange(ny))
+            x, y = (ix * a + 0.5 * a).ravel(), (iy * a + 0.5 * a).ravel()
+            lx, ly = nx * a, ny * a
+        else:
+            h = a * math.sqrt(3) / 2
+            ix, iy = np.meshgrid(np.arange(nx), np.arange(ny))
+            x, y = ((ix + 0.5 * (iy % 2)) * a + 0.25 * a).ravel(), (iy * h + 0.5 * h).ravel()
+            lx, ly = nx * a, ny * h
+        x, y = x.astype(float), y.astype(float)
+        e_ref, w_ref, nb = lattice_sum(a, rc, eps, sigma, shift, shape)
+        pot = (eps, sigma, rc * rc, shift)
+        lst = binned_list(x, y, lx, ly, 1, rc + 0.25)
+        for label, (fx, fy, pe, vir) in [("all pairs", forces_all_pairs(x, y, lx, ly, 1, pot)),
+                                         ("binned", forces_from_list(x, y, lst, lx, ly, 1, pot))]:
+            tag = "%s lattice shift=%d %s" % (shape, shift, label)
+            check(np.allclose(pe, e_ref, rtol=1e-12, atol=1e-12),
+                  "%s: energy per particle %r vs lattice sum %r" % (tag, pe[:3], e_ref))
+            check(np.allclose(vir, w_ref, rtol=1e-12, atol=1e-12),
+                  "%s: virial per particle %r vs lattice sum %r" % (tag, vir[:3], w_ref))
+            check(np.max(np.abs(fx)) < 1e-10 and np.max(np.abs(fy)) < 1e-10,
+                  "%s: forces vanish by symmetry (max %g)" % (tag, np.max(np.abs(fx))))
+        # Every site of the lattice has the same number of neighbours within r_list.
+        rl = rc + 0.25  # no lattice vector has length r_list
+        _, _, n_ref = lattice_sum(a, rl, eps, sigma, 0, shape)
+        check(np.all(lst[1] == n_ref), "%s lattice: %d neighbours per site" % (shape, n_ref))
+
+
+def total_energy(x, y, lx, ly, periodic, pot, walls):
+    return np.sum(forces_all_pairs(x, y, lx, ly, periodic, pot, walls)[2])
+
+
+def check_forces_fd():
+    """Forces = -dU/dx by central differences on random configurations (periodic, walls)."""
+    eps, sigma, rc, h = 1.0, 1.0, 2.5, 1e-6
+    cases = [("periodic", 1, None, 0), ("periodic shifted", 1, None, 1),
+             ("walls", 0, (50.0, 0.5), 1)]
+    for label, periodic, walls, shift in cases:
+        lx, ly = 7.0, 6.0
+        x, y = random_config(30, lx, ly, 0.85, seed=11, margin=0.0 if periodic else 0.1)
+        _, r2 = np_pairs_within(x, y, lx, ly, periodic, 1.0)
+        r = np.sqrt(r2[np.isfinite(r2)])
+        check(np.min(np.abs(r - rc)) > 1e-3, label + ": no pair sits on the cutoff (precondition)")
+        if walls:
+            near = np.sum((x < 0.5) | (x > lx - 0.5) | (y < 0.5) | (y > ly - 0.5))
+            check(near >= 3, label + ": some particles feel the walls (precondition)")
+        pot = (eps, sigma, rc * rc, shift)
+        fx, fy, _, _ = forces_all_pairs(x, y, lx, ly, periodic, pot, walls)
+        worst = 0.0
+        for i in range(len(x)):
+            for arr, f in ((x, fx), (y, fy)):
+                keep = arr[i]
+                arr[i] = keep + h
+                up = total_energy(x, y, lx, ly, periodic, pot, walls)
+                arr[i] = keep - h
+                down = total_energy(x, y, lx, ly, periodic, pot, walls)
+                arr[i] = keep
+                fd = -(up - down) / (2 * h)
+                worst = max(worst, abs(fd - f[i]) / max(1.0, abs(f[i])))
+        check(worst < 1e-5, "%s: |F - (-dU/dx)| / max(1,|F|) = %.3g" % (label, worst))
+        check(abs(np.sum(fx)) < 1e-9 * len(x) or not periodic, label + ": sum of forces is 0")
+
+
+def check_neighbor_lists():
+    """Binned lists == all-pairs lists == NumPy's pair set; list forces == all-pairs forces."""
+    pot = (1.0, 1.0, 2.5 * 2.5, 1)
+    for label, periodic in [("periodic", 1), ("walls", 0)]:
+        lx, ly = 21.0, 17.5
+        x, y = random_config(300, lx, ly, 0.8, seed=5, margin=0.0)
+        if not periodic:  # a few particles pushed past the walls: the clamped cells still see them
+            x[:5] = np.array([-0.3, lx + 0.2, 0.1, lx - 0.05, 5.0])
+            y[:5] = np.array([3.0, 4.0, -0.35, ly + 0.3, ly + 0.01])
+        rl = 2.8
+        want, _ = np_pairs_within(x, y, lx, ly, periodic, rl)
+        binned = binned_list(x, y, lx, ly, periodic, rl)
+        brute = all_pairs_list(x, y, lx, ly, periodic, rl)
+        for name, (start, count, idx) in [("binned", binned[:3]), ("all pairs", brute)]:
+            ok = True
+            for i in range(len(x)):
+                got = idx[start[i]:start[i] + count[i]]
+                ok = ok and len(got) == len(set(got.tolist())) and \
+                    set(got.tolist()) == set(np.nonzero(want[i])[0].tolist())
+            check(ok, "%s %s: neighbour sets equal NumPy's" % (label, name))
+            check(np.all(start[1:] == start[:-1] + count[:-1]) and start[0] == 0,
+                  "%s %s: CSR offsets are the exclusive scan" % (label, name))
+        ref = forces_all_pairs(x, y, lx, ly, periodic, pot)
+        got = forces_from_list(x, y, binned, lx, ly, periodic, pot)
+        for k, what in enumerate(["fx", "fy", "pe", "vir"]):
+            scale = max(1.0, np.max(np.abs(ref[k])))
+            check(np.max(np.abs(got[k] - ref[k])) <= 1e-12 * scale,
+                  "%s: neighbour-list %s == all-pairs %s" % (label, what, what))
+
+
+def run_nve(x, y, vx, vy, lx, ly, periodic, pot, m, dt, steps, walls=None):
+    n = len(x)
+    fx, fy, pe, _ = forces_all_pairs(x, y, lx, ly, periodic, pot, walls)
+    energies = []
+    for _ in range(steps):
+        elementwise(P.kick_drift, n, x, y, vx, vy, fx, fy, m, dt, lx, ly, periodic)
+        fx, fy, pe, _ = forces_all_pairs(x, y, lx, ly, periodic, pot, walls)
+        elementwise(P.kick, n, vx, vy, fx, fy, m, dt)
+        ke = reduce_sum(P.kinetic_energy_map, n, vx, vy, m)
+        energies.append(ke + reduce_sum(P.potential_energy_map, n, pe))
+    return np.array(energies)
+
+
+def check_integrator():
+    """Velocity Verlet: energy conserved, momentum conserved, steps reversible; wrap stays in box."""
+    rng = np.random.default_rng(3)
+    a, nx = 1.15, 7
+    ix, iy = np.meshgrid(np.arange(nx), np.arange(nx))
+    x, y = (ix * a + 0.3).ravel().astype(float), (iy * a + 0.3).ravel().astype(float)
+    lx = ly = nx * a
+    n, m = len(x), 1.7
+    vx, vy = rng.normal(0, 0.7, n), rng.normal(0, 0.7, n)
+    vx -= vx.mean()
+    vy -= vy.mean()
+    pot = (1.0, 1.0, 2.5 ** 2, 1)
+    x0, y0, vx0, vy0 = x.copy(), y.copy(), vx.copy(), vy.copy()
+    e = run_nve(x, y, vx, vy, lx, ly, 1, pot, m, 0.004, 60)
+    check(np.std(e) / abs(np.mean(e)) < 2e-4, "NVE: energy fluctuation %.3g" % (np.std(e) / abs(np.mean(e))))
+    px = reduce_sum(P.momentum_x_map, n, vx, m)
+    py = reduce_sum(P.momentum_y_map, n, vy, m)
+    check(abs(px) < 1e-11 and abs(py) < 1e-11, "NVE: momentum stays 0 (%g, %g)" % (px, py))
+    check(np.all((x >= 0) & (x < lx) & (y >= 0) & (y < ly)), "NVE: positions wrapped into the box")
+    vx *= -1.0
+    vy *= -1.0
+    run_nve(x, y, vx, vy, lx, ly, 1, pot, m, 0.004, 60)
+    dx, dy = np_min_image(x - x0, lx), np_min_image(y - y0, ly)
+    check(np.max(np.abs(dx)) < 1e-8 and np.max(np.abs(dy)) < 1e-8,
+          "NVE: 60 steps forward and back return to the start (%.3g)" % np.max(np.abs(dx)))
+    check(np.allclose(-vx, vx0, atol=1e-8) and np.allclose(-vy, vy0, atol=1e-8),
+          "NVE: velocities reverse")
+    # Soft walls keep energy too (a gas bouncing off them, like the paper's setup).
+    x, y = random_config(25, 8.0, 8.0, 1.0, seed=8, margin=0.6)
+    vx, vy = rng.normal(0, 1.0, 25), rng.normal(0, 1.0, 25)
+    e = run_nve(x, y, vx, vy, 8.0, 8.0, 0, pot, 1.0, 0.002, 150, walls=(50.0, 0.5))
+    check(np.std(e) / abs(np.mean(e)) < 1e-3, "walls: energy fluctuation %.3g" % (np.std(e) / abs(np.mean(e))))
+    # The kick and drift kernels are the textbook formulas.
+    v, f, xx = np.array([1.0]), np.array([2.0]), np.array([0.5])
+    P.kick(0, v, v.copy(), f, f, 4.0, 0.1)
+    check(abs(v[0] - (1.0 + 0.5 * 0.1 * 2.0 / 4.0)) < 1e-15, "kick: v += dt/2 f/m")
+    P.drift(0, xx, xx.copy(), v, v, 0.1)
+    check(abs(xx[0] - (0.5 + 0.1 * v[0])) < 1e-15, "drift: x += dt v")
+
+
+def check_displacement():
+    """displacement2_map measures motion across the periodic seam; save_positions copies."""
+    x, y = np.array([9.95, 1.0]), np.array([5.0, 2.0])
+    x0, y0 = np.zeros(2), np.zeros(2)
+    elementwise(P.save_positions, 2, x, y, x0, y0)
+    check(np.array_equal(x0, x) and np.array_equal(y0, y), "save_positions copies positions")
+    x[0], y[1] = 0.05, 2.3
+    d2 = max(P.displacement2_map(i, x, y, x0, y0, 10.0, 10.0, 1) for i in range(2))
+    check(abs(d2 - 0.09) < 1e-12, "max squared displacement is 0.3^2 (got %r)" % d2)
+
+
+def check_virial_map():
+    """virial_map and kinetic_energy_map sum the right arrays."""
+    vir, vx, vy = np.array([1.0, -2.5, 4.0]), np.array([1.0, 2.0, 0.0]), np.array([0.0, 1.0, 3.0])
+    check(reduce_sum(P.virial_map, 3, vir) == 2.5, "virial_map sums vir[]")
+    check(abs(reduce_sum(P.kinetic_energy_map, 3, vx, vy, 2.0) - 15.0) < 1e-15,
+          "kinetic_energy_map = sum m v^2 / 2")
+
+
+CHECKS = {
+    "kernel_language": check_kernel_language,
+    "min_image": check_min_image,
+    "lattice_energy": check_lattice_energy,
+    "forces_fd": check_forces_fd,
+    "neighbor_lists": check_neighbor_lists,
+    "integrator": check_integrator,
+    "displacement": check_displacement,
+    "reductions": check_virial_map,
+}
+
+
+def main(argv):
+    names = argv[1:] or list(CHECKS)
+    for name in names:
+        if name not in CHECKS:
+            print("unknown check %r; known: %s" % (name, ", ".join(CHECKS)))
+            return 2
+        CHECKS[name]()
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES))
+        return 1
+    print("ok: " + ", ".join(names))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
