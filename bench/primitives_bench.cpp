@@ -98,11 +98,13 @@ __attribute__((noinline)) void ref_cumsum(const double *x, double *y, int64_t n)
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
         const int64_t lo = n * t / nt, hi = n * (t + 1) / nt;
         double s = 0;
-        for (int64_t i = lo; i < hi; ++i) s += x[i];
+        for (int64_t i = lo; i < hi; ++i)
+            s += x[i];
         part[t] = s;
 #pragma omp barrier
         double carry = 0;
-        for (int k = 0; k < t; ++k) carry += part[k];
+        for (int k = 0; k < t; ++k)
+            carry += part[k];
         for (int64_t i = lo; i < hi; ++i) {
             carry += x[i];
             y[i] = carry;
