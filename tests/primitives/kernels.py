@@ -67,3 +67,11 @@ def bad_types(i, x):
     y = 1
     y = 2.5 + x[i]
     return y
+
+
+def scaled(i, x, k):
+    return k * x[i]
+
+
+def store_reversed(i, item, N, y):
+    y[N - 1 - i] = item

@@ -115,6 +115,17 @@ TEST(Reduction, RepeatedRunsGiveIdenticalBits) {
     EXPECT_NEAR(first, serial, 1e-9 * std::abs(serial) + 1e-6);
 }
 
+TEST(Reduction, SinglePrecisionReducesInFloat) {
+    Reduction sum(nullptr, "a+b", "", DType::Float64, "0", test_options(Precision::Single));
+    auto v = small_values<float>(1025, 0, 9, 3);
+    Value r = sum({to_device(v)});
+    EXPECT_EQ(r.dtype(), DType::Float32);
+    EXPECT_EQ(r.as<float>(), std::accumulate(v.begin(), v.end(), 0.0f));
+    EXPECT_EQ(r.as<double>(), double(r.as<float>())); // as<T>() converts
+    const size_t fn = sum.source().find("reduce_ab(float a, float b)");
+    EXPECT_NE(fn, std::string::npos) << sum.source();
+}
+
 TEST(Reduction, ExpressionMistakesAreLocated) {
     try {
         Reduction bad(nullptr, "a +* b", "", DType::Float64, "0", test_options());

@@ -123,6 +123,21 @@ TEST(Scan, OutputOverwritesInput) {
     }
 }
 
+TEST(Scan, ScalarArgumentAndItemCount) {
+    Scan scan(kernels(), "scaled", "store_reversed", "a+b", DType::Int64, "0", "", test_options());
+    for (size_t n : {size_t(1), size_t(2), size_t(257), size_t(65537)}) {
+        auto v = small_values<int32_t>(n, -9, 9, unsigned(n));
+        std::vector<int64_t> want(n), scaled(n);
+        for (size_t i = 0; i < n; ++i)
+            scaled[i] = 3 * int64_t(v[i]);
+        std::inclusive_scan(scaled.begin(), scaled.end(), want.begin());
+        std::reverse(want.begin(), want.end()); // output writes y[N - 1 - i]
+        Array y = to_device(std::vector<int64_t>(n, 0));
+        scan({{"x", to_device(v)}, {"k", int32_t(3)}, {"y", y}});
+        ASSERT_EQ(y.to_vector<int64_t>(), want) << n;
+    }
+}
+
 TEST(Scan, ExplicitCountAndMistakes) {
     Scan scan(kernels(), "ident", "store_item", "a+b", DType::Int32, "0", "", test_options());
     auto v = small_values<int32_t>(100, 0, 9, 5);

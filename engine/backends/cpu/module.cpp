@@ -10,6 +10,15 @@ namespace smelt::cpu {
 namespace {
 // dlerror() is per thread but dlopen/dlsym + dlerror must still be read as one step.
 std::mutex g_dl_mutex;
+
+// A kernel built with OpenMP may be what brought the OpenMP runtime into the process (the host
+// program need not link it). Unloading the last such kernel would then unmap the runtime while
+// its idle worker threads still sleep inside it: a crash at exit. So once loaded, the runtime is
+// pinned (RTLD_NODELETE); RTLD_NOLOAD leaves a process that never loaded it alone.
+void pin_openmp_runtime() {
+    for (const char *name : {"libgomp.so.1", "libomp.so", "libomp.so.5", "libiomp5.so"})
+        if (void *h = ::dlopen(name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE)) ::dlclose(h);
+}
 } // namespace
 
 SharedObjectModule::SharedObjectModule(std::filesystem::path path) : path_(std::move(path)) {
@@ -22,6 +31,7 @@ SharedObjectModule::SharedObjectModule(std::filesystem::path path) : path_(std::
         throw BackendError("cannot load compiled kernel module " + path_.string(),
                            err ? err : "dlopen failed", "");
     }
+    pin_openmp_runtime();
 }
 
 SharedObjectModule::~SharedObjectModule() {

@@ -39,4 +39,18 @@ std::string thread_chunk(const std::string &indent) {
            "const int64_t smelt_hi = smelt_lo + smelt_base + (smelt_t < smelt_rem ? 1 : 0);\n";
 }
 
+std::string parallel_region_open() {
+    return "    auto smelt_work = [&]() {\n";
+}
+
+std::string parallel_region_close() {
+    return "    };\n"
+           "    if (smelt_team_max > 1) {\n"
+           "#pragma omp parallel num_threads(smelt_team_max)\n"
+           "        smelt_work();\n"
+           "    } else {\n"
+           "        smelt_work();\n"
+           "    }\n";
+}
+
 } // namespace smelt::primitives::cpu

@@ -36,8 +36,7 @@ std::string reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper 
     out += "    " + T + " *const smelt_part = smelt_team_max <= 64 ? smelt_small : (" + T +
            " *)malloc(sizeof(" + T + ") * smelt_team_max);\n";
     out += "    int32_t smelt_team = 1;\n";
-    out += "#pragma omp parallel num_threads(smelt_team_max) if (smelt_team_max > 1)\n";
-    out += "    {\n";
+    out += parallel_region_open();
     out += thread_chunk("        ");
     out += "        if (smelt_t == 0) smelt_team = smelt_nt;\n";
     out += "        int64_t smelt_i = smelt_lo;\n";
@@ -45,7 +44,7 @@ std::string reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper 
     out += "        for (smelt_i = smelt_lo + 1; smelt_i < smelt_hi; ++smelt_i)\n";
     out += "            smelt_acc = " + combine + "(smelt_acc, " + item + ");\n";
     out += "        smelt_part[smelt_t] = smelt_acc;\n";
-    out += "    }\n";
+    out += parallel_region_close();
     out += "    " + T + " smelt_total = smelt_part[0];\n";
     out += "    for (int32_t smelt_k = 1; smelt_k < smelt_team; ++smelt_k)\n";
     out += "        smelt_total = " + combine + "(smelt_total, smelt_part[smelt_k]);\n";

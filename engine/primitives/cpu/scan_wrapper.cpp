@@ -41,8 +41,7 @@ std::string scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
            ") * smelt_team_max) : smelt_small;\n";
     out += "    unsigned char *const smelt_starts = smelt_heap ? (unsigned char "
            "*)malloc(smelt_team_max) : smelt_small_starts;\n";
-    out += "#pragma omp parallel num_threads(smelt_team_max) if (smelt_team_max > 1)\n";
-    out += "    {\n";
+    out += parallel_region_open();
     out += thread_chunk("        ");
     out += "        int64_t smelt_i = smelt_lo;\n";
     out += "        " + T + " smelt_carry = smelt_neutral, smelt_last = smelt_neutral;\n";
@@ -108,7 +107,7 @@ std::string scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
     out += "            smelt_acc = smelt_item;\n";
     out += "            " + output + ";\n";
     out += "        }\n";
-    out += "    }\n";
+    out += parallel_region_close();
     out += "    if (smelt_heap) {\n";
     out += "        free(smelt_part);\n";
     out += "        free(smelt_starts);\n";

@@ -19,6 +19,11 @@ std::string entry_head(const codegen::Dialect &d, const std::vector<EntryParam> 
 // The lines computing this thread's part [smelt_lo, smelt_hi) of [0, smelt_n) when the team
 // has smelt_nt threads: contiguous, balanced chunks in thread order.
 std::string thread_chunk(const std::string &indent);
+// A block run by a team of smelt_team_max threads: the body becomes a lambda that runs inside
+// `omp parallel` when smelt_team_max > 1 and is called directly otherwise (no OpenMP runtime
+// call for one-thread launches). The body may use `omp barrier` (a no-op outside a team).
+std::string parallel_region_open();
+std::string parallel_region_close();
 
 std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrapper &w);
 std::string reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper &w);
