@@ -9,6 +9,7 @@
 
 #include "backends/opencl/opencl_backend.h"
 #include "codegen/dialect.h"
+#include "primitives/opencl/launch.h"
 #include "primitives/opencl/wrappers.h"
 #include "support/error.h"
 
@@ -19,44 +20,7 @@ namespace smelt::primitives::opencl {
 namespace {
 
 using smelt::opencl::OpenCLBackend;
-
-constexpr size_t kMaxGroupSize = 256;
-constexpr int64_t kMaxGroups = 1024;
-
-OpenCLBackend &as_opencl(Backend &backend) {
-    auto *b = dynamic_cast<OpenCLBackend *>(&backend);
-    SMELT_INTERNAL_ASSERT(b, "OpenCL primitive launched on backend " << backend.name());
-    return *b;
-}
-
-size_t group_size(OpenCLBackend &b, void *kernel) {
-    size_t max = 0;
-    smelt::opencl::check(clGetKernelWorkGroupInfo(static_cast<cl_kernel>(kernel), b.device_id(),
-                                                  CL_KERNEL_WORK_GROUP_SIZE, sizeof max, &max,
-                                                  nullptr),
-                         "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
-    size_t cap = std::min({kMaxGroupSize, max, b.device().max_work_group_size});
-    size_t w = 1;
-    while (w * 2 <= cap)
-        w *= 2;
-    return w;
-}
-
-int64_t group_count(int64_t n, size_t w) {
-    const int64_t g = (n + static_cast<int64_t>(w) - 1) / static_cast<int64_t>(w);
-    return std::clamp<int64_t>(g, 1, kMaxGroups);
-}
-
-// A device buffer released when the launch sequence has been queued.
-struct Scratch {
-    Backend &backend;
-    Buffer buffer;
-    Scratch(Backend &b, size_t bytes)
-        : backend(b), buffer(b.allocate(std::max<size_t>(bytes, 1))) {}
-    ~Scratch() { backend.release(buffer); }
-    Scratch(const Scratch &) = delete;
-    Scratch &operator=(const Scratch &) = delete;
-};
+using Scratch = ScratchBuffer;
 
 std::vector<KernelArg> with_user_args(std::span<const KernelArg> args) {
     std::vector<KernelArg> out(args.begin(), args.end());
@@ -101,7 +65,7 @@ public:
         OpenCLBackend &b = as_opencl(backend);
         const size_t elem = result.bytes; // one element of the accumulator type
         const size_t w1 = group_size(b, k.entries[0]), w2 = group_size(b, k.entries[1]);
-        const int64_t groups = n > 0 ? group_count(n, w1) : 0;
+        const int64_t groups = n > 0 ? group_count(n, static_cast<int64_t>(w1)) : 0;
         Scratch gv(backend, static_cast<size_t>(groups) * elem);
         Scratch gf(backend, static_cast<size_t>(groups));
         if (n > 0) {
@@ -134,7 +98,7 @@ public:
         const size_t elem = kWidestScalar;
         const size_t w = std::min(group_size(b, k.entries[0]), group_size(b, k.entries[2]));
         const size_t wg = group_size(b, k.entries[1]);
-        const int64_t groups = group_count(n, w);
+        const int64_t groups = group_count(n, static_cast<int64_t>(w));
         const auto items = static_cast<size_t>(groups) * w;
         Scratch pv(backend, items * elem), pf(backend, items);
         Scratch gv(backend, (static_cast<size_t>(groups) + 1) * elem),
