@@ -3,6 +3,9 @@
 #include "backends/cpu/cpu_backend.h"
 #include "primitives/radix_sort_core.h"
 #include "support/error.h"
+#ifdef SMELT_HAVE_OPENCL
+#include "primitives/opencl/device_sort.h"
+#endif
 
 #include <cstdint>
 #include <limits>
@@ -68,9 +71,12 @@ void sort_by_key(Array &keys, Array *values, const SortOptions &options) {
         if (&values->backend() != &keys.backend())
             throw UsageError("sort_by_key: keys and values live on different backends");
     }
-    // STOPGAP for non-host-addressable backends (OpenCL): pull → sort on the host → push. A
-    // device radix-sort skeleton will replace this; until then sorting OpenCL arrays costs two
-    // full transfers. On the CPU pull/push do nothing.
+#ifdef SMELT_HAVE_OPENCL
+    if (keys.backend().name() == "opencl")
+        return primitives::opencl::device_sort_by_key(keys, values);
+#endif
+    // Other non-host-addressable backends (none yet): pull → sort on the host → push. On the
+    // CPU pull/push do nothing.
     keys.pull();
     if (values) values->pull();
     radix_sort_host(keys.dtype(), keys.host_data(), values ? values->host_data() : nullptr,
@@ -85,7 +91,14 @@ Array argsort(const Array &keys, DType index_dtype, const SortOptions &options) 
         keys.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
         throw UsageError("argsort: " + std::to_string(keys.size()) +
                          " keys do not fit int32 indices; use int64");
-    keys.pull(); // STOPGAP on OpenCL: sorted on the host, see sort_by_key
+    if (index_dtype != DType::Int64 && index_dtype != DType::Int32)
+        throw UsageError(std::string("argsort: index dtype must be int64 or int32, not ") +
+                         dtype_name(index_dtype));
+#ifdef SMELT_HAVE_OPENCL
+    if (keys.backend().name() == "opencl")
+        return primitives::opencl::device_argsort(keys, index_dtype);
+#endif
+    keys.pull(); // see sort_by_key
     Array out(index_dtype, keys.size(), &keys.backend());
     radix_argsort_host(keys.dtype(), keys.host_data(), out.host_data(), index_dtype, keys.size(),
                        threads_for(keys, options));

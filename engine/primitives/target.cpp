@@ -1,15 +1,21 @@
-// Backend name → PrimitiveTarget. OpenCL and CUDA add one line each here.
+// Backend name → PrimitiveTarget. CUDA adds one line here.
 #include "primitives/target.h"
 
 #include "primitives/cpu/cpu_target.h"
 #include "support/error.h"
+#ifdef SMELT_HAVE_OPENCL
+#include "primitives/opencl/opencl_target.h"
+#endif
 
 namespace smelt::primitives {
 
 const PrimitiveTarget &primitive_target(const std::string &backend_name) {
     if (backend_name == "cpu") return cpu::cpu_target();
+#ifdef SMELT_HAVE_OPENCL
+    if (backend_name == "opencl") return opencl::opencl_target();
+#endif
     throw UsageError("the parallel primitives are not available on backend '" + backend_name +
-                     "' yet (available: cpu)");
+                     "' yet (available: cpu, opencl)");
 }
 
 } // namespace smelt::primitives

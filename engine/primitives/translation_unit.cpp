@@ -9,7 +9,12 @@ std::string assemble_unit(const PrimitiveTarget &target,
                           const std::vector<const ir::Module *> &modules,
                           const std::string &wrapper) {
     const codegen::Dialect &d = target.dialect();
-    std::string text = codegen::prelude(d);
+    // Where double needs enabling (OpenCL), a unit without double leaves it out, so it builds on
+    // devices without fp64.
+    bool f64 = d.f64_enable.empty() || wrapper.find(d.type(Scalar::F64)) != std::string::npos;
+    for (const ir::Module *m : modules)
+        f64 = f64 || codegen::uses_scalar(*m, Scalar::F64);
+    std::string text = codegen::prelude(d, f64);
     for (const ir::Module *m : modules)
         text += "\n" + codegen::emit_module(*m, d);
     text += codegen::line_mapping_reset(text, target.unit_name());

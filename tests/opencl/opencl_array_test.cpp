@@ -101,9 +101,9 @@ TEST(OpenCLArray, FactoriesTakeAndWhere) {
     EXPECT_THROW(where(cond, a, on_cpu), UsageError);
 }
 
-// Stopgap: radix sort runs on the host (pull, sort, push) for OpenCL arrays until it has a
-// device skeleton; the results must still be std::stable_sort's.
-TEST(OpenCLArray, SortByKeyAndArgsortThroughTheHost) {
+// Sorting OpenCL arrays (on the device, primitives/opencl/device_sort.cpp) gives
+// std::stable_sort's results; opencl_sort_test.cpp checks every dtype.
+TEST(OpenCLArray, SortByKeyAndArgsort) {
     SMELT_OPENCL_OR_SKIP(cl);
     std::mt19937 rng(7);
     std::vector<int32_t> keys(5000);

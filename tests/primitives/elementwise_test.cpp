@@ -35,11 +35,12 @@ TEST(Elementwise, AxpbMatchesLoop) {
             want[i] = a[i] * std::sin(x[i]) + b[i];
         expect_close(Y.to_vector<double>(), want);
     }
-    EXPECT_NE(axpb.source().find("extern \"C\" void smelt_entry"), std::string::npos);
-    EXPECT_NE(axpb.source().find("axpb((int32_t)(smelt_i)"), std::string::npos) << axpb.source();
+    EXPECT_NE(axpb.source().find(elementwise_entry_text()), std::string::npos);
+    const std::string call = "axpb((" + spelled(Type::scalar(Scalar::I32)) + ")(smelt_i)";
+    EXPECT_NE(axpb.source().find(call), std::string::npos) << axpb.source();
 }
 
-template <class T> void scale_shift_case(Elementwise &ew, T a, T b, const char *c_type) {
+template <class T> void scale_shift_case(Elementwise &ew, T a, T b) {
     const size_t n = 1025;
     auto x = small_values<T>(n, 0, 100, 7);
     Array X = to_device(x), Y = to_device(std::vector<T>(n, T(0)));
@@ -48,18 +49,19 @@ template <class T> void scale_shift_case(Elementwise &ew, T a, T b, const char *
     for (size_t i = 0; i < n; ++i)
         ASSERT_EQ(y[i], static_cast<T>(a * x[i] + b)) << i;
     EXPECT_NE(ew.source().find(std::string("scale_shift(smelt_i, ")), std::string::npos);
-    EXPECT_NE(ew.source().find(std::string(c_type) + " *x"), std::string::npos) << ew.source();
+    const std::string x_param = spelled(Type::pointer(dtype_to_scalar(dtype_of<T>()))) + "x";
+    EXPECT_NE(ew.source().find(x_param), std::string::npos) << ew.source();
 }
 
 TEST(Elementwise, JitTypesFromArguments) {
     Elementwise ew(kernels(), "scale_shift", test_options());
-    scale_shift_case<double>(ew, 2.5, -1.0, "double");
-    scale_shift_case<float>(ew, 0.5f, 3.0f, "float");
-    scale_shift_case<int32_t>(ew, 3, -7, "int32_t");
-    scale_shift_case<int64_t>(ew, int64_t(5), int64_t(1) << 40, "int64_t");
-    scale_shift_case<uint32_t>(ew, 3u, 9u, "uint32_t");
+    scale_shift_case<double>(ew, 2.5, -1.0);
+    scale_shift_case<float>(ew, 0.5f, 3.0f);
+    scale_shift_case<int32_t>(ew, 3, -7);
+    scale_shift_case<int64_t>(ew, int64_t(5), int64_t(1) << 40);
+    scale_shift_case<uint32_t>(ew, 3u, 9u);
     // Back to the first signature: served from memory, same results.
-    scale_shift_case<double>(ew, -2.0, 0.25, "double");
+    scale_shift_case<double>(ew, -2.0, 0.25);
 }
 
 TEST(Elementwise, AnnotatedScalarIsConvertedAndIndexIsLong) {
@@ -108,7 +110,9 @@ TEST(Elementwise, SinglePrecisionNeedsFloat32Arrays) {
         want[i] = a[i] * std::sin(x[i]) + b[i];
     expect_close(Y.to_vector<float>(), want);
     // Past the prelude (which defines helpers for every type) nothing is double.
-    const size_t fn = ew.source().find("SMELT_INLINE void axpb(int32_t i, float *x");
+    const size_t fn =
+        ew.source().find("SMELT_INLINE void axpb(" + spelled(Type::scalar(Scalar::I32)) + " i, " +
+                         spelled(Type::pointer(Scalar::F32)) + "x");
     ASSERT_NE(fn, std::string::npos) << ew.source();
     EXPECT_EQ(ew.source().find("double", fn), std::string::npos) << ew.source().substr(fn);
 

@@ -1,6 +1,8 @@
 // Shared pieces of the primitive tests: the kernel file, the edge sizes, deterministic data.
 #pragma once
 
+#include "codegen/c_like.h"
+#include "codegen/dialect.h"
 #include "smelt.h"
 #include "test_backend.h"
 
@@ -37,6 +39,18 @@ template <class T> std::vector<T> small_values(size_t n, int lo, int hi, unsigne
 
 template <class T> Array to_device(const std::vector<T> &v) {
     return Array::from_vector(v, &test_device());
+}
+
+// How the test backend's generated code spells a type: "int32_t" / "double *" in C++,
+// "int" / "__global double *" in OpenCL C (for checks on Elementwise::source() and the like).
+inline std::string spelled(const Type &t) {
+    return codegen::type_name(codegen::dialect_for_backend(test_backend()), t);
+}
+
+// The start of the Elementwise entry point in the test backend's generated code.
+inline std::string elementwise_entry_text() {
+    return test_backend().rfind("opencl", 0) == 0 ? "__kernel void smelt_elementwise"
+                                                  : "extern \"C\" void smelt_entry";
 }
 
 } // namespace smelt::testing_util

@@ -1,0 +1,160 @@
+// Device LSD radix sort on OpenCL, 4-bit digits (16 buckets), one contiguous chunk per
+// work-item. Per pass:
+//   count    each work-item counts the digits of its chunk → hist[digit * T + work-item]
+//   scan     exclusive sum of hist in that (digit-major) order: the offset of each
+//            (digit, work-item) run in the output
+//   scatter  each work-item walks its chunk in order, writing every key (and value) at its
+//            digit's next offset; equal digits keep their input order, so the sort is stable
+// Keys of w bytes take 2w passes (an even number), so the result lands back in the buffers the
+// first pass read. Argsort's first pass writes the input positions as values.
+#include "primitives/opencl/device_sort.h"
+
+#include "primitives/opencl/device_sort_source.h"
+#include "primitives/opencl/launch.h"
+#include "support/error.h"
+
+#include <limits>
+#include <string>
+
+namespace smelt::primitives::opencl {
+
+namespace {
+
+using smelt::opencl::OpenCLBackend;
+
+struct SortProgram {
+    std::shared_ptr<Module> module;
+    void *count, *scatter, *up, *groups, *down;
+};
+
+const char *unsigned_type(size_t bytes) {
+    switch (bytes) {
+    case 1:
+        return "uchar";
+    case 2:
+        return "ushort";
+    case 4:
+        return "uint";
+    case 8:
+        return "ulong";
+    }
+    throw UsageError("sort: unsupported element size " + std::to_string(bytes) + " bytes");
+}
+
+SortProgram sort_program(OpenCLBackend &b, DType key, size_t value_size, bool iota,
+                         bool wide_counts) {
+    const size_t kb = dtype_size(key);
+    std::string defs = "#define KT " + std::string(unsigned_type(kb)) + "\n";
+    defs += "#define KIND " +
+            std::string(dtype_is_float(key)    ? "2"
+                        : dtype_is_signed(key) ? "1"
+                                               : "0") +
+            "\n";
+    if (key == DType::Float32) defs += "#define FLOAT_INF 0x7F800000u\n";
+    if (key == DType::Float64) defs += "#define FLOAT_INF 0x7FF0000000000000UL\n";
+    defs += "#define CT " + std::string(wide_counts ? "ulong" : "uint") + "\n";
+    if (value_size) {
+        defs += "#define HAS_VALUES 1\n#define VT " + std::string(unsigned_type(value_size)) + "\n";
+        if (iota) defs += "#define IOTA 1\n";
+    }
+    ModuleSource src;
+    src.source = "/* Device radix sort (primitives/opencl/device_sort.cpp). */\n" + defs +
+                 device_sort_source();
+    src.symbols = {"smelt_radix_count", "smelt_radix_scatter", "smelt_counts_up",
+                   "smelt_counts_groups", "smelt_counts_down"};
+    src.primitive = "radix_sort";
+    src.signature = std::string("keys=") + dtype_name(key) +
+                    ",value_bytes=" + std::to_string(value_size) + (iota ? ",iota" : "") +
+                    (wide_counts ? ",wide" : "");
+    SortProgram p;
+    p.module = b.compile(src);
+    p.count = p.module->function(src.symbols[0]);
+    p.scatter = p.module->function(src.symbols[1]);
+    p.up = p.module->function(src.symbols[2]);
+    p.groups = p.module->function(src.symbols[3]);
+    p.down = p.module->function(src.symbols[4]);
+    return p;
+}
+
+// In-place exclusive sum of m counters of `count_bytes` each.
+void scan_counts(OpenCLBackend &b, const SortProgram &p, const Buffer &x, int64_t m,
+                 size_t count_bytes) {
+    const auto w = static_cast<int64_t>(std::min(group_size(b, p.up), group_size(b, p.down)));
+    const int64_t groups = group_count(m, w * 16);
+    const auto wg = static_cast<int64_t>(group_size(b, p.groups));
+    ScratchBuffer pre(b, static_cast<size_t>(groups * w) * count_bytes);
+    ScratchBuffer gs(b, static_cast<size_t>(groups) * count_bytes);
+    const KernelArg up[] = {KernelArg::of(x), KernelArg::of(m), KernelArg::of(pre.buffer),
+                            KernelArg::of(gs.buffer),
+                            KernelArg::local_memory(static_cast<size_t>(w) * count_bytes)};
+    b.launch(p.up, LaunchDims::linear(groups * w, w), up);
+    const KernelArg mid[] = {KernelArg::of(gs.buffer), KernelArg::of(groups),
+                             KernelArg::local_memory(static_cast<size_t>(wg) * count_bytes)};
+    b.launch(p.groups, LaunchDims::linear(wg, wg), mid);
+    const KernelArg down[] = {KernelArg::of(x), KernelArg::of(m), KernelArg::of(pre.buffer),
+                              KernelArg::of(gs.buffer)};
+    b.launch(p.down, LaunchDims::linear(groups * w, w), down);
+}
+
+// Sorts keys `ka` (n keys of dtype `key`) with values `va` (value_size bytes each; 0: none),
+// using kb/vb as the other half of each ping-pong pair. `iota`: the first pass writes the input
+// positions as values instead of reading va.
+void lsd_sort(OpenCLBackend &b, DType key, int64_t n, const Buffer &ka, const Buffer &kb,
+              size_t value_size, const Buffer *va, const Buffer *vb, bool iota) {
+    if (n <= 1 && !iota) return;
+    const bool wide = n > static_cast<int64_t>(std::numeric_limits<uint32_t>::max());
+    const size_t count_bytes = wide ? 8 : 4;
+    const SortProgram plain = sort_program(b, key, value_size, false, wide);
+    const SortProgram first = iota ? sort_program(b, key, value_size, true, wide) : plain;
+    const auto w =
+        static_cast<int64_t>(std::min(group_size(b, plain.count), group_size(b, plain.scatter)));
+    const int64_t groups = group_count(n, w * 16);
+    const int64_t items = groups * w, m = 16 * items;
+    ScratchBuffer hist(b, static_cast<size_t>(m) * count_bytes);
+    const int passes = static_cast<int>(2 * dtype_size(key));
+    for (int pass = 0; pass < passes; ++pass) {
+        const SortProgram &p = pass == 0 ? first : plain;
+        const Buffer &kin = pass % 2 ? kb : ka, &kout = pass % 2 ? ka : kb;
+        const auto shift = static_cast<uint32_t>(4 * pass);
+        const KernelArg count[] = {KernelArg::of(kin), KernelArg::of(n), KernelArg::of(shift),
+                                   KernelArg::of(hist.buffer)};
+        b.launch(p.count, LaunchDims::linear(items, w), count);
+        scan_counts(b, p, hist.buffer, m, count_bytes);
+        std::vector<KernelArg> scatter = {KernelArg::of(kin), KernelArg::of(kout), KernelArg::of(n),
+                                          KernelArg::of(shift), KernelArg::of(hist.buffer)};
+        if (value_size) {
+            scatter.push_back(KernelArg::of(pass % 2 ? *vb : *va));
+            scatter.push_back(KernelArg::of(pass % 2 ? *va : *vb));
+        }
+        b.launch(p.scatter, LaunchDims::linear(items, w), scatter);
+    }
+}
+
+} // namespace
+
+void device_sort_by_key(Array &keys, Array *values) {
+    OpenCLBackend &b = as_opencl(keys.backend());
+    const auto n = static_cast<int64_t>(keys.size());
+    if (n <= 1) return;
+    ScratchBuffer kb(b, keys.nbytes());
+    if (!values)
+        return lsd_sort(b, keys.dtype(), n, keys.buffer(), kb.buffer, 0, nullptr, nullptr, false);
+    ScratchBuffer vb(b, values->nbytes());
+    lsd_sort(b, keys.dtype(), n, keys.buffer(), kb.buffer, dtype_size(values->dtype()),
+             &values->buffer(), &vb.buffer, false);
+}
+
+Array device_argsort(const Array &keys, DType index_dtype) {
+    OpenCLBackend &b = as_opencl(keys.backend());
+    const auto n = static_cast<int64_t>(keys.size());
+    Array out(index_dtype, keys.size(), &b);
+    if (n == 0) return out;
+    ScratchBuffer ka(b, keys.nbytes()), kb(b, keys.nbytes());
+    b.copy(ka.buffer, 0, keys.buffer(), 0, keys.nbytes());
+    ScratchBuffer vb(b, out.nbytes());
+    lsd_sort(b, keys.dtype(), n, ka.buffer, kb.buffer, dtype_size(index_dtype), &out.buffer(),
+             &vb.buffer, true);
+    return out;
+}
+
+} // namespace smelt::primitives::opencl

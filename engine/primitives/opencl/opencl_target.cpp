@@ -1,0 +1,134 @@
+// The OpenCL PrimitiveTarget: OpenCL C wrappers (wrappers.h) launched over 1-D NDRanges.
+//
+// Work-group size W: the largest power of two <= min(256, the kernel's
+// CL_KERNEL_WORK_GROUP_SIZE); the kernels of one primitive that share a split of [0, n) use the
+// smallest W among them. Group counts are min(ceil(n / W), kMaxGroups), so a given device and n
+// always get the same split, hence the same bits. Scratch buffers are allocated per call and
+// released right after the launches are queued (OpenCL frees them once those have run).
+#include "primitives/opencl/opencl_target.h"
+
+#include "backends/opencl/opencl_backend.h"
+#include "codegen/dialect.h"
+#include "primitives/opencl/launch.h"
+#include "primitives/opencl/wrappers.h"
+#include "support/error.h"
+
+#include <algorithm>
+
+namespace smelt::primitives::opencl {
+
+namespace {
+
+using smelt::opencl::OpenCLBackend;
+using Scratch = ScratchBuffer;
+
+std::vector<KernelArg> with_user_args(std::span<const KernelArg> args) {
+    std::vector<KernelArg> out(args.begin(), args.end());
+    out.reserve(args.size() + 8);
+    return out;
+}
+
+constexpr size_t kWidestScalar = 8;
+
+class OpenCLTarget : public PrimitiveTarget {
+public:
+    const codegen::Dialect &dialect() const override { return codegen::opencl_dialect(); }
+    std::string unit_name() const override { return "kernel.cl"; }
+
+    std::string elementwise_wrapper(const ElementwiseWrapper &w) const override {
+        return opencl::elementwise_wrapper(dialect(), w);
+    }
+    std::string reduction_wrapper(const ReductionWrapper &w) const override {
+        return opencl::reduction_wrapper(dialect(), w);
+    }
+    std::string scan_wrapper(const ScanWrapper &w) const override {
+        return opencl::scan_wrapper(dialect(), w);
+    }
+    std::vector<std::string> entry_points(const std::string &primitive) const override {
+        if (primitive == "reduction") return {kReduceGroupsEntry, kReduceFinalEntry};
+        if (primitive == "scan") return {kScanUpEntry, kScanGroupsEntry, kScanDownEntry};
+        return {kElementwiseEntry};
+    }
+
+    void run_elementwise(Backend &backend, const CompiledKernel &k, int64_t n,
+                         std::span<const KernelArg> args) const override {
+        if (n <= 0) return;
+        OpenCLBackend &b = as_opencl(backend);
+        const auto w = static_cast<int64_t>(group_size(b, k.entries[0]));
+        std::vector<KernelArg> all = with_user_args(args);
+        all.push_back(KernelArg::of(n));
+        backend.launch(k.entries[0], LaunchDims::linear((n + w - 1) / w * w, w), all);
+    }
+
+    void run_reduction(Backend &backend, const CompiledKernel &k, int64_t n,
+                       std::span<const KernelArg> args, const Buffer &result) const override {
+        OpenCLBackend &b = as_opencl(backend);
+        const size_t elem = result.bytes; // one element of the accumulator type
+        const size_t w1 = group_size(b, k.entries[0]), w2 = group_size(b, k.entries[1]);
+        const int64_t groups = n > 0 ? group_count(n, static_cast<int64_t>(w1)) : 0;
+        Scratch gv(backend, static_cast<size_t>(groups) * elem);
+        Scratch gf(backend, static_cast<size_t>(groups));
+        if (n > 0) {
+            std::vector<KernelArg> all = with_user_args(args);
+            all.push_back(KernelArg::of(n));
+            all.push_back(KernelArg::of(gv.buffer));
+            all.push_back(KernelArg::of(gf.buffer));
+            all.push_back(KernelArg::local_memory(w1 * elem));
+            all.push_back(KernelArg::local_memory(w1));
+            backend.launch(
+                k.entries[0],
+                LaunchDims::linear(groups * static_cast<int64_t>(w1), static_cast<int64_t>(w1)),
+                all);
+        }
+        const KernelArg final_args[] = {
+            KernelArg::of(groups),       KernelArg::of(gv.buffer),
+            KernelArg::of(gf.buffer),    KernelArg::local_memory(w2 * elem),
+            KernelArg::local_memory(w2), KernelArg::of(result)};
+        backend.launch(k.entries[1],
+                       LaunchDims::linear(static_cast<int64_t>(w2), static_cast<int64_t>(w2)),
+                       final_args);
+    }
+
+    void run_scan(Backend &backend, const CompiledKernel &k, int64_t n,
+                  std::span<const KernelArg> args) const override {
+        if (n <= 0) return;
+        OpenCLBackend &b = as_opencl(backend);
+        // The accumulator's size is not passed in; room for the widest (8 bytes) fits every
+        // dtype, in local memory too (the kernels index by their own type).
+        const size_t elem = kWidestScalar;
+        const size_t w = std::min(group_size(b, k.entries[0]), group_size(b, k.entries[2]));
+        const size_t wg = group_size(b, k.entries[1]);
+        const int64_t groups = group_count(n, static_cast<int64_t>(w));
+        const auto items = static_cast<size_t>(groups) * w;
+        Scratch pv(backend, items * elem), pf(backend, items);
+        Scratch gv(backend, (static_cast<size_t>(groups) + 1) * elem),
+            gf(backend, static_cast<size_t>(groups) + 1);
+        const auto global = static_cast<int64_t>(items), local = static_cast<int64_t>(w);
+
+        std::vector<KernelArg> up = with_user_args(args);
+        for (const KernelArg &a :
+             {KernelArg::of(n), KernelArg::of(pv.buffer), KernelArg::of(pf.buffer),
+              KernelArg::of(gv.buffer), KernelArg::of(gf.buffer)})
+            up.push_back(a);
+        std::vector<KernelArg> down = up;
+        up.push_back(KernelArg::local_memory(w * elem));
+        up.push_back(KernelArg::local_memory(w));
+        backend.launch(k.entries[0], LaunchDims::linear(global, local), up);
+
+        const KernelArg mid[] = {KernelArg::of(groups), KernelArg::of(gv.buffer),
+                                 KernelArg::of(gf.buffer), KernelArg::local_memory(wg * elem),
+                                 KernelArg::local_memory(wg)};
+        backend.launch(k.entries[1],
+                       LaunchDims::linear(static_cast<int64_t>(wg), static_cast<int64_t>(wg)), mid);
+        backend.launch(k.entries[2], LaunchDims::linear(global, local), down);
+    }
+};
+
+} // namespace
+
+const PrimitiveTarget &opencl_target() {
+    static const OpenCLTarget target;
+    return target;
+}
+
+} // namespace smelt::primitives::opencl

@@ -1,0 +1,49 @@
+// The OpenCL C wrappers of the primitives: __kernel functions around the device functions, each
+// launched over a 1-D NDRange by opencl_target.cpp. Kernel parameters are the user arguments
+// (EntryParam order) followed by the wrapper's own (the item count, scratch buffers, __local
+// memory), in the order each wrapper's comment gives.
+//
+// Every associative operator is applied in index order (never reordered for commutativity), and
+// the split of [0, n) depends only on the NDRange (global and work-group size), so results are
+// deterministic for a given device and work-group size, like the CPU's for a thread count.
+#pragma once
+
+#include "codegen/dialect.h"
+#include "primitives/wrapper_spec.h"
+
+#include <string>
+#include <vector>
+
+namespace smelt::primitives::opencl {
+
+inline constexpr const char *kElementwiseEntry = "smelt_elementwise";
+inline constexpr const char *kReduceGroupsEntry = "smelt_reduce_groups";
+inline constexpr const char *kReduceFinalEntry = "smelt_reduce_final";
+inline constexpr const char *kScanUpEntry = "smelt_scan_up";
+inline constexpr const char *kScanGroupsEntry = "smelt_scan_groups";
+inline constexpr const char *kScanDownEntry = "smelt_scan_down";
+
+// "__kernel void NAME(<user params>, <extra>) {": the user parameters become smelt_p0...
+// (recorded in vars.params).
+std::string kernel_head(const codegen::Dialect &d, const std::string &name,
+                        const std::vector<EntryParam> &params, const std::string &extra,
+                        CallVars &vars);
+
+// Lines computing this work-item's contiguous part [smelt_lo, smelt_hi) of [0, smelt_n): the
+// global range is split into balanced chunks in global-id order (empty ones only at the end).
+std::string work_item_chunk(const std::string &indent);
+
+// Helpers for a (value, flags) pair of type T: flags bit 1 = holds a value, bit 0 = contains a
+// segment start. SMELT_JOIN_T(a, fa, b, fb) is a followed by b: b when b starts a segment or a is
+// empty, a when b is empty, else combine(a, b). Defines smelt_join(), smelt_join_flags().
+std::string join_helpers(const std::string &T, const std::string &combine);
+
+// An in-place inclusive scan (Hillis-Steele, barrier() at every step) of the pairs in
+// smelt_lv/smelt_lf[0, get_local_size(0)) by smelt_join; every work-item of the group runs it.
+std::string local_inclusive_scan(const std::string &indent, const std::string &T);
+
+std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrapper &w);
+std::string reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper &w);
+std::string scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w);
+
+} // namespace smelt::primitives::opencl
