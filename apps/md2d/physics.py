@@ -271,7 +271,7 @@ def save_positions(i, x, y, x0, y0):
 
 # ---------------------------------------------------------------------------------------------
 # Neighbour search, binned: cell key (elementwise) -> stable sort by key -> cell bounds
-# (elementwise) -> count (elementwise) -> exclusive scan -> fill (elementwise).
+# (elementwise) -> count (elementwise) -> exclusive scan -> fill (elementwise) -> sort each list.
 # Cells are cell_w x cell_h with cell_w, cell_h >= r_list = r_cut + skin; cell (cx, cy) has key
 # cy * ncx + cx. Periodic grids need ncx, ncy >= 3 so the 9 visited cells are distinct.
 # ---------------------------------------------------------------------------------------------
@@ -391,6 +391,27 @@ def fill_neighbors(i, x, y, nbr_start, nbr_idx, order, cell_start, cell_end, lx,
                 if j != i and within(xi, yi, x[j], y[j], lx, ly, periodic, rl2) != 0:
                     nbr_idx[pos] = j
                     pos += 1
+
+
+@annotate(i='int', intp='nbr_start, nbr_count, nbr_idx')
+def sort_neighbors(i, nbr_start, nbr_count, nbr_idx):
+    """Puts the list of i in increasing index order (insertion sort; the list is 9 sorted runs).
+
+    fill_neighbors writes cell by cell, so without this the force sum of compute_forces would
+    run in an order that depends on the cell grid. Sorted, every list (binned or all pairs,
+    built now or some steps ago with a skin) sums the pairs within r_cut in the order of
+    compute_forces_all_pairs: the forces agree bit for bit.
+    """
+    start, end, k, m, j = declare('int', 5)
+    start = nbr_start[i]
+    end = start + nbr_count[i]
+    for k in range(start + 1, end):
+        j = nbr_idx[k]
+        m = k - 1
+        while m >= start and nbr_idx[m] > j:
+            nbr_idx[m + 1] = nbr_idx[m]
+            m -= 1
+        nbr_idx[m + 1] = j
 
 
 @annotate(i='int', nbr_count='intp', return_='int')

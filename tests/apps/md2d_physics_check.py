@@ -331,6 +331,14 @@ def check_neighbor_lists():
             scale = max(1.0, np.max(np.abs(ref[k])))
             check(np.max(np.abs(got[k] - ref[k])) <= 1e-12 * scale,
                   "%s: neighbour-list %s == all-pairs %s" % (label, what, what))
+        # sort_neighbors: each binned list becomes the all-pairs list, entry for entry, and the
+        # forces from it equal the all-pairs forces bit for bit (same summation order).
+        start, count, idx = binned[:3]
+        elementwise(P.sort_neighbors, len(x), start, count, idx)
+        check(np.array_equal(idx, brute[2]), "%s: sorted binned list == all-pairs list" % label)
+        got = forces_from_list(x, y, (start, count, idx), lx, ly, periodic, pot)
+        check(all(np.array_equal(got[k], ref[k]) for k in range(4)),
+              "%s: forces from the sorted list == all-pairs forces, bit for bit" % label)
 
 
 def run_nve(x, y, vx, vy, lx, ly, periodic, pot, m, dt, steps, walls=None):

@@ -1,0 +1,269 @@
+#include "common/neighbor_list.h"
+
+#include "backends/registry.h"
+
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+namespace smelt::apps {
+
+struct NeighborList::State {
+    NeighborListSpec spec;
+    int64_t n = 0;
+    Backend *backend = nullptr;
+
+    // Binned search.
+    std::optional<Elementwise> cell_key, clear_cells, find_bounds, count, fill, sort;
+    // All pairs.
+    std::optional<Elementwise> count_all_pairs, fill_all_pairs;
+    // Both.
+    std::optional<Scan> offsets;
+    std::optional<Reduction> displacement2;
+    std::optional<Elementwise> save_positions;
+
+    Array keys, order, identity, cell_start, cell_end;
+    Array nbr_count, nbr_start, nbr_idx, nbr_total;
+    std::vector<Array> saved; // positions at the last build (Displacement rule)
+    int64_t total = 0;
+    int64_t builds = 0;
+    bool stale = true; // no list yet, or positions replaced since the last build
+
+    // The per-axis scalar arguments, in the kernels' order.
+    void push_box(std::vector<Arg> &args) const {
+        for (double l : spec.box)
+            args.emplace_back(l);
+    }
+    void push_grid(std::vector<Arg> &args) const {
+        for (double w : spec.cell_size)
+            args.emplace_back(w);
+        for (int c : spec.cells)
+            args.emplace_back(int32_t(c));
+    }
+    int32_t periodic() const { return spec.periodic ? 1 : 0; }
+    double rl2() const { return spec.r_list * spec.r_list; }
+};
+
+namespace {
+
+void check_spec(const NeighborListSpec &spec, int64_t n) {
+    if (spec.box.empty()) throw std::invalid_argument("NeighborList: the box has no axes");
+    if (n < 0 || n > std::numeric_limits<int32_t>::max())
+        throw std::invalid_argument("NeighborList: particle count outside int32 (" +
+                                    std::to_string(n) + ")");
+    if (!(spec.r_list > 0.0)) throw std::invalid_argument("NeighborList: r_list must be > 0");
+    if (spec.search == NeighborSearch::Binned) {
+        if (spec.cells.size() != spec.box.size() || spec.cell_size.size() != spec.box.size())
+            throw std::invalid_argument("NeighborList: binned search needs cells and cell_size "
+                                        "for every axis");
+        int64_t total = 1;
+        for (size_t a = 0; a < spec.cells.size(); ++a) {
+            if (spec.cells[a] < 1 || spec.cell_size[a] < spec.r_list * (1 - 1e-12))
+                throw std::invalid_argument("NeighborList: cells must be >= 1 per axis and at "
+                                            "least r_list wide");
+            if (spec.periodic && spec.cells[a] < 3)
+                throw std::invalid_argument("NeighborList: a periodic grid needs >= 3 cells "
+                                            "per axis");
+            total *= spec.cells[a];
+        }
+        if (total > std::numeric_limits<int32_t>::max())
+            throw std::invalid_argument("NeighborList: too many cells for int32 keys");
+    }
+}
+
+} // namespace
+
+NeighborList::NeighborList(const Program &program, const Options &options, NeighborListSpec spec,
+                           int64_t n, NeighborKernels k)
+    : s_(std::make_unique<State>()) {
+    check_spec(spec, n);
+    State &s = *s_;
+    s.spec = std::move(spec);
+    s.n = n;
+    s.backend = options.backend.empty() ? &default_backend() : &get_backend(options.backend);
+    const auto un = static_cast<size_t>(n);
+
+    if (s.spec.search == NeighborSearch::Binned) {
+        s.cell_key.emplace(program, k.cell_key, options);
+        s.clear_cells.emplace(program, k.clear_cells, options);
+        s.find_bounds.emplace(program, k.find_cell_bounds, options);
+        s.count.emplace(program, k.count, options);
+        s.fill.emplace(program, k.fill, options);
+        s.sort.emplace(program, k.sort, options);
+        size_t ncells = 1;
+        for (int c : s.spec.cells)
+            ncells *= static_cast<size_t>(c);
+        s.keys = Array(DType::Int32, un, s.backend);
+        s.order = Array(DType::Int32, un, s.backend);
+        // The values sort_by_key permutes into `order`; copied in before every sort.
+        s.identity = arange(n, DType::Int32, s.backend);
+        s.cell_start = Array(DType::Int32, ncells, s.backend);
+        s.cell_end = Array(DType::Int32, ncells, s.backend);
+    } else {
+        s.count_all_pairs.emplace(program, k.count_all_pairs, options);
+        s.fill_all_pairs.emplace(program, k.fill_all_pairs, options);
+    }
+    s.offsets.emplace(program, k.offset_input, k.offset_output, "a+b", DType::Int32, "0", "",
+                      options);
+    if (s.spec.rebuild == RebuildPolicy::Displacement) {
+        s.displacement2.emplace(&program, "max(a, b)", k.displacement2, DType::Float64, "0",
+                                options);
+        s.save_positions.emplace(program, k.save_positions, options);
+    }
+    s.nbr_count = Array(DType::Int32, un, s.backend);
+    s.nbr_start = Array(DType::Int32, un, s.backend);
+    s.nbr_total = zeros(1, DType::Int32, s.backend);
+    s.nbr_idx = Array(DType::Int32, 0, s.backend);
+}
+
+NeighborList::~NeighborList() = default;
+NeighborList::NeighborList(NeighborList &&) noexcept = default;
+NeighborList &NeighborList::operator=(NeighborList &&) noexcept = default;
+
+void NeighborList::build(const std::vector<Array> &coords) {
+    State &s = *s_;
+    if (coords.size() != s.spec.box.size())
+        throw std::invalid_argument("NeighborList: expected one coordinate array per axis");
+    for (const Array &c : coords)
+        c.check_size(static_cast<size_t>(s.n), "NeighborList coordinates");
+    ++s.builds;
+    s.stale = false;
+    if (s.n == 0) {
+        s.total = 0;
+        return;
+    }
+    const int32_t n32 = static_cast<int32_t>(s.n);
+    std::vector<Arg> args(coords.begin(), coords.end());
+
+    if (s.spec.search == NeighborSearch::Binned) {
+        std::vector<Arg> a = args;
+        a.emplace_back(s.keys);
+        s.push_grid(a);
+        a.emplace_back(s.periodic());
+        (*s.cell_key)(a);
+
+        s.backend->copy(s.order.buffer(), 0, s.identity.buffer(), 0, s.order.nbytes());
+        sort_by_key(s.keys, &s.order); // stable: each cell keeps its particles in index order
+        (*s.clear_cells)({s.cell_start, s.cell_end});
+        (*s.find_bounds)({s.keys, s.cell_start, s.cell_end, n32});
+
+        a = args;
+        for (const Array &x : {s.nbr_count, s.order, s.cell_start, s.cell_end})
+            a.emplace_back(x);
+        s.push_box(a);
+        a.emplace_back(s.periodic());
+        s.push_grid(a);
+        a.emplace_back(s.rl2());
+        (*s.count)(a);
+    } else {
+        std::vector<Arg> a = args;
+        a.emplace_back(s.nbr_count);
+        a.emplace_back(n32);
+        s.push_box(a);
+        a.emplace_back(s.periodic());
+        a.emplace_back(s.rl2());
+        (*s.count_all_pairs)(a);
+    }
+
+    (*s.offsets)(
+        {{"nbr_count", s.nbr_count}, {"nbr_start", s.nbr_start}, {"nbr_total", s.nbr_total}});
+    const int32_t total = s.nbr_total.to_vector<int32_t>()[0];
+    if (total < 0)
+        throw std::runtime_error("NeighborList: the list has more than 2^31 entries (int32 "
+                                 "offsets); lower the density or r_list");
+    s.total = total;
+    if (s.nbr_idx.size() < static_cast<size_t>(total)) {
+        // Room to grow a little, so a slowly densifying system does not reallocate every build.
+        s.nbr_idx = Array(DType::Int32, static_cast<size_t>(total) + total / 8 + 64, s.backend);
+    }
+
+    if (s.spec.search == NeighborSearch::Binned) {
+        std::vector<Arg> a = args;
+        for (const Array &x : {s.nbr_start, s.nbr_idx, s.order, s.cell_start, s.cell_end})
+            a.emplace_back(x);
+        s.push_box(a);
+        a.emplace_back(s.periodic());
+        s.push_grid(a);
+        a.emplace_back(s.rl2());
+        (*s.fill)(a);
+        // The fill writes cell by cell; index order makes the force sums independent of the grid.
+        (*s.sort)({s.nbr_start, s.nbr_count, s.nbr_idx});
+    } else {
+        std::vector<Arg> a = args;
+        a.emplace_back(s.nbr_start);
+        a.emplace_back(s.nbr_idx);
+        a.emplace_back(n32);
+        s.push_box(a);
+        a.emplace_back(s.periodic());
+        a.emplace_back(s.rl2());
+        (*s.fill_all_pairs)(a);
+    }
+
+    if (s.spec.rebuild == RebuildPolicy::Displacement) {
+        if (s.saved.empty())
+            for (const Array &c : coords)
+                s.saved.emplace_back(c.dtype(), c.size(), s.backend);
+        std::vector<Arg> a = args;
+        a.insert(a.end(), s.saved.begin(), s.saved.end());
+        (*s.save_positions)(a);
+    }
+}
+
+double NeighborList::max_displacement2(const std::vector<Array> &coords) {
+    State &s = *s_;
+    if (!s.displacement2 || s.saved.empty() || s.n == 0) return 0.0;
+    std::vector<Arg> a(coords.begin(), coords.end());
+    a.insert(a.end(), s.saved.begin(), s.saved.end());
+    s.push_box(a);
+    a.emplace_back(s.periodic());
+    return (*s.displacement2)(a).as<double>();
+}
+
+bool NeighborList::update(const std::vector<Array> &coords) {
+    State &s = *s_;
+    bool rebuild = s.stale || s.spec.rebuild == RebuildPolicy::EveryStep;
+    if (!rebuild) {
+        const double half = 0.5 * s.spec.skin;
+        rebuild = max_displacement2(coords) > half * half;
+    }
+    if (rebuild) build(coords);
+    return rebuild;
+}
+
+void NeighborList::invalidate() {
+    s_->stale = true;
+}
+
+const Array &NeighborList::start() const {
+    return s_->nbr_start;
+}
+const Array &NeighborList::count() const {
+    return s_->nbr_count;
+}
+const Array &NeighborList::indices() const {
+    return s_->nbr_idx;
+}
+int64_t NeighborList::total() const {
+    return s_->total;
+}
+int64_t NeighborList::builds() const {
+    return s_->builds;
+}
+const NeighborListSpec &NeighborList::spec() const {
+    return s_->spec;
+}
+const Array &NeighborList::order() const {
+    return s_->order;
+}
+const Array &NeighborList::sorted_keys() const {
+    return s_->keys;
+}
+const Array &NeighborList::cell_start() const {
+    return s_->cell_start;
+}
+const Array &NeighborList::cell_end() const {
+    return s_->cell_end;
+}
+
+} // namespace smelt::apps

@@ -1,0 +1,114 @@
+// Full neighbour lists in CSR form, built only from engine primitives and the app's kernels:
+//
+//   binned:    cell_key (Elementwise) → stable radix sort of the keys with particle indices as
+//              values (smelt::sort_by_key) → clear_cells + find_cell_bounds (Elementwise) →
+//              count_neighbors (Elementwise) → exclusive scan of the counts (Scan) →
+//              fill_neighbors (Elementwise) → sort_neighbors (Elementwise)
+//   all pairs: count_neighbors_all_pairs → scan → fill_neighbors_all_pairs (O(N²))
+//
+// The neighbours of i are idx[start[i] : start[i] + count[i]], in increasing index order in both
+// modes, so a force loop over the list sums in the same order whichever search or rebuild rule
+// made it (bit-identical forces).
+//
+// Rebuilds: every update() (RebuildPolicy::EveryStep), or once the largest displacement since the
+// last build exceeds skin/2 (RebuildPolicy::Displacement: a Reduction with 'max(a, b)' over
+// displacement2_map); then no pair can have come within r_list - skin unseen.
+//
+// Dimension-generic: the kernels follow one argument convention, with the per-axis arguments in
+// axis order (x, y[, z]; lx, ly[, lz]; cell_w, cell_h[, cell_d]; ncx, ncy[, ncz]):
+//   cell_key(i, coords..., keys, cell_sizes..., ncells..., periodic)
+//   clear_cells(i, cell_start, cell_end)                        over the cells
+//   find_cell_bounds(i, sorted_keys, cell_start, cell_end, n)
+//   count_neighbors(i, coords..., count, order, cell_start, cell_end, box..., periodic,
+//                   cell_sizes..., ncells..., rl2)
+//   fill_neighbors(i, coords..., start, idx, order, cell_start, cell_end, box..., periodic,
+//                  cell_sizes..., ncells..., rl2)
+//   nbr_offset_input(i, nbr_count) / nbr_offset_output(i, item, prev_item, last_item,
+//                  nbr_start, nbr_total)                        Scan, int32, 'a+b'
+//   sort_neighbors(i, start, count, idx)
+//   count_neighbors_all_pairs(i, coords..., count, n, box..., periodic, rl2)
+//   fill_neighbors_all_pairs(i, coords..., start, idx, n, box..., periodic, rl2)
+//   displacement2_map(i, coords..., saved_coords..., box..., periodic) -> double
+//   save_positions(i, coords..., saved_coords...)
+// apps/md2d/physics.py holds the 2D kernels; a 3D app gives the same names with one more axis.
+#pragma once
+
+#include "smelt.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace smelt::apps {
+
+enum class NeighborSearch { Binned, AllPairs };
+enum class RebuildPolicy { EveryStep, Displacement };
+
+struct NeighborListSpec {
+    NeighborSearch search = NeighborSearch::Binned;
+    RebuildPolicy rebuild = RebuildPolicy::Displacement;
+    double r_list = 0.0;     // list radius r_cut + skin
+    double skin = 0.0;       // the Displacement rule rebuilds past skin / 2
+    std::vector<double> box; // edge per axis; the box is [0, L) per axis
+    bool periodic = true;
+    // Binned only: cells per axis (each cell at least r_list wide) and cell edges.
+    std::vector<int> cells;
+    std::vector<double> cell_size;
+};
+
+// Names of the kernels in the app's Program (the defaults are physics.py's).
+struct NeighborKernels {
+    std::string cell_key = "cell_key";
+    std::string clear_cells = "clear_cells";
+    std::string find_cell_bounds = "find_cell_bounds";
+    std::string count = "count_neighbors";
+    std::string fill = "fill_neighbors";
+    std::string offset_input = "nbr_offset_input";
+    std::string offset_output = "nbr_offset_output";
+    std::string sort = "sort_neighbors";
+    std::string count_all_pairs = "count_neighbors_all_pairs";
+    std::string fill_all_pairs = "fill_neighbors_all_pairs";
+    std::string displacement2 = "displacement2_map";
+    std::string save_positions = "save_positions";
+};
+
+class NeighborList {
+public:
+    // n particles; arrays are allocated on options.backend. Kernels compile on first use.
+    NeighborList(const Program &program, const Options &options, NeighborListSpec spec, int64_t n,
+                 NeighborKernels kernels = {});
+    ~NeighborList();
+    NeighborList(NeighborList &&) noexcept;
+    NeighborList &operator=(NeighborList &&) noexcept;
+
+    // Rebuilds when the policy asks for it (always on the first call); true when it rebuilt.
+    // `coords`: one array of n positions per axis.
+    bool update(const std::vector<Array> &coords);
+    // Rebuilds unconditionally.
+    void build(const std::vector<Array> &coords);
+    // The next update() rebuilds (call after replacing the positions wholesale).
+    void invalidate();
+    // Largest squared displacement since the last build (Reduction 'max(a, b)'); 0 before it.
+    double max_displacement2(const std::vector<Array> &coords);
+
+    // CSR list (valid after the first build): int32 arrays; indices() may be longer than total().
+    const Array &start() const;
+    const Array &count() const;
+    const Array &indices() const;
+    int64_t total() const;  // entries of the list
+    int64_t builds() const; // rebuilds so far
+    const NeighborListSpec &spec() const;
+
+    // Binned only (after a build): particle order by cell, sorted keys, cell bounds.
+    const Array &order() const;
+    const Array &sorted_keys() const;
+    const Array &cell_start() const;
+    const Array &cell_end() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> s_;
+};
+
+} // namespace smelt::apps

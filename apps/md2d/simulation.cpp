@@ -1,0 +1,158 @@
+#include "md2d/simulation.h"
+
+#include "backends/cpu/cpu_backend.h"
+#include "backends/registry.h"
+#include "common/lattice.h"
+
+#include <stdexcept>
+
+namespace smelt::apps::md2d {
+
+smelt::Options engine_options(const Md2dConfig &config) {
+    smelt::Options o;
+    o.backend = to_string(config.backend);
+    o.precision =
+        config.precision == Precision::Single ? smelt::Precision::Single : smelt::Precision::Double;
+    return o;
+}
+
+int configure_threads(const Md2dConfig &config) {
+    if (config.backend != Backend::Cpu) return 0;
+    auto *cpu = dynamic_cast<smelt::cpu::CpuBackend *>(&smelt::get_backend("cpu"));
+    if (!cpu) return 0;
+    if (config.threads > 0) cpu->set_num_threads(config.threads);
+    return cpu->num_threads();
+}
+
+NeighborListSpec neighbor_spec(const Md2dConfig &config) {
+    NeighborListSpec s;
+    s.search = config.neighbor.mode == NeighborMode::Binned ? NeighborSearch::Binned
+                                                            : NeighborSearch::AllPairs;
+    s.rebuild = config.neighbor.rebuild == Rebuild::EveryStep ? RebuildPolicy::EveryStep
+                                                              : RebuildPolicy::Displacement;
+    s.r_list = config.r_list();
+    s.skin = config.neighbor.skin;
+    s.box = {config.box()[0], config.box()[1]};
+    s.periodic = config.periodic();
+    if (s.search == NeighborSearch::Binned) {
+        CellGrid g = cell_grid(config);
+        s.cells = {g.ncx, g.ncy};
+        s.cell_size = {g.cell_w, g.cell_h};
+    }
+    return s;
+}
+
+namespace {
+
+smelt::Backend &backend_of(const smelt::Options &o) {
+    return o.backend.empty() ? smelt::default_backend() : smelt::get_backend(o.backend);
+}
+
+} // namespace
+
+Simulation::Simulation(const Md2dConfig &config, const smelt::Program &physics)
+    : config_(config), options_(engine_options(config)), backend_(&backend_of(options_)),
+      real_(config.precision == Precision::Single ? DType::Float32 : DType::Float64),
+      n_(config.n()), neighbors_(physics, options_, neighbor_spec(config), config.n()),
+      kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
+      forces_(physics, "compute_forces", options_),
+      ke_(&physics, "a+b", "kinetic_energy_map", DType::Float64, "0", options_),
+      pe_sum_(&physics, "a+b", "potential_energy_map", DType::Float64, "0", options_),
+      virial_(&physics, "a+b", "virial_map", DType::Float64, "0", options_) {
+    if (!config.periodic()) walls_.emplace(physics, "apply_walls", options_);
+    const auto n = static_cast<size_t>(n_);
+    for (Array *a : {&x_, &y_, &vx_, &vy_, &fx_, &fy_, &pe_, &vir_})
+        *a = zeros(n, real_, backend_);
+}
+
+Array Simulation::device_array(const std::vector<double> &v) const {
+    if (static_cast<int64_t>(v.size()) != n_)
+        throw std::invalid_argument("md2d: state arrays need " + std::to_string(n_) +
+                                    " values, got " + std::to_string(v.size()));
+    if (real_ == DType::Float64) return Array::from_vector(v, backend_);
+    return Array::from_vector(std::vector<float>(v.begin(), v.end()), backend_);
+}
+
+std::vector<double> Simulation::host(const Array &a) const {
+    if (a.dtype() == DType::Float64) return a.to_vector<double>();
+    auto f = a.to_vector<float>();
+    return std::vector<double>(f.begin(), f.end());
+}
+
+void Simulation::set_initial_state() {
+    Positions2D p = make_initial_positions(config_);
+    auto v = make_velocities(2, n_, config_.system.temperature, config_.system.mass, dof(),
+                             config_.system.seed);
+    set_state(p.x, p.y, v[0], v[1]);
+}
+
+void Simulation::set_state(const std::vector<double> &x, const std::vector<double> &y,
+                           const std::vector<double> &vx, const std::vector<double> &vy) {
+    x_ = device_array(x);
+    y_ = device_array(y);
+    vx_ = device_array(vx);
+    vy_ = device_array(vy);
+    step_ = 0;
+    neighbors_.invalidate();
+    compute_forces();
+}
+
+int64_t Simulation::dof() const {
+    return degrees_of_freedom(n_, 2, config_.periodic());
+}
+
+void Simulation::compute_forces() {
+    const auto box = config_.box();
+    const int32_t periodic = config_.periodic() ? 1 : 0;
+    const auto &pot = config_.potential;
+    neighbors_.update({x_, y_});
+    forces_({x_, y_, fx_, fy_, pe_, vir_, neighbors_.start(), neighbors_.count(),
+             neighbors_.indices(), box[0], box[1], periodic, pot.epsilon, pot.sigma,
+             pot.r_cut * pot.r_cut, int32_t(pot.shift ? 1 : 0)});
+    if (walls_)
+        (*walls_)({x_, y_, fx_, fy_, pe_, box[0], box[1], config_.system.wall_stiffness,
+                   config_.system.wall_range});
+}
+
+void Simulation::step() {
+    const auto box = config_.box();
+    const double m = config_.system.mass, dt = config_.integrator.dt;
+    kick_drift_(
+        {x_, y_, vx_, vy_, fx_, fy_, m, dt, box[0], box[1], int32_t(config_.periodic() ? 1 : 0)});
+    compute_forces();
+    kick_({vx_, vy_, fx_, fy_, m, dt});
+    ++step_;
+}
+
+void Simulation::compile_kernels() {
+    const auto box = config_.box();
+    const double m = config_.system.mass;
+    kick_drift_({x_, y_, vx_, vy_, fx_, fy_, m, 0.0, box[0], box[1],
+                 int32_t(config_.periodic() ? 1 : 0)});
+    kick_({vx_, vy_, fx_, fy_, m, 0.0});
+    (void)observables();
+}
+
+Observables Simulation::observables() {
+    Observables o;
+    o.ke = ke_({vx_, vy_, config_.system.mass}).as<double>();
+    o.pe = pe_sum_({pe_}).as<double>();
+    o.virial = virial_({vir_}).as<double>();
+    return o;
+}
+
+ThermoSample Simulation::thermo() {
+    Observables o = observables();
+    const auto box = config_.box();
+    ThermoSample s;
+    s.step = step_;
+    s.time = time();
+    s.pe = o.pe;
+    s.ke = o.ke;
+    s.etotal = o.pe + o.ke;
+    s.temperature = temperature_from_ke(o.ke, dof());
+    s.pressure = virial_pressure(o.ke, o.virial, box[0] * box[1], 2);
+    return s;
+}
+
+} // namespace smelt::apps::md2d

@@ -1,0 +1,95 @@
+// md2d's state and its time step: the arrays on the engine's backend, the physics.py kernels as
+// engine primitives (built once), the neighbour list, and velocity Verlet. No physics here: every
+// number is computed by a kernel of physics.py; this file only decides what runs when.
+#pragma once
+
+#include "common/neighbor_list.h"
+#include "common/thermo.h"
+#include "md2d/config.h"
+#include "smelt.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smelt::apps::md2d {
+
+// The engine options of a config: backend ("cpu", "opencl", "cuda") and precision.
+smelt::Options engine_options(const Md2dConfig &config);
+// Sets the CPU backend's thread count from config.threads (0 leaves the default: all cores, or
+// SMELT_NUM_THREADS / OMP_NUM_THREADS). Returns the count the CPU backend uses; 0 for GPUs.
+int configure_threads(const Md2dConfig &config);
+// The neighbour-list geometry of a config (r_list, box, cell grid, rebuild rule).
+NeighborListSpec neighbor_spec(const Md2dConfig &config);
+
+// Sums over the particles (engine reductions).
+struct Observables {
+    double ke = 0.0;
+    double pe = 0.0;
+    double virial = 0.0; // W = sum over pairs of r_ij . f_ij
+};
+
+class Simulation {
+public:
+    // Builds every primitive (they compile on first use). UsageError when the backend is not
+    // available. The state is empty until set_state() or set_initial_state().
+    Simulation(const Md2dConfig &config, const smelt::Program &physics);
+
+    // The config's lattice and velocities (make_initial_positions / make_velocities).
+    void set_initial_state();
+    // Replaces the state (n host values each, converted to the run's precision), sets the step
+    // to 0, rebuilds the neighbour list and computes the forces.
+    void set_state(const std::vector<double> &x, const std::vector<double> &y,
+                   const std::vector<double> &vx, const std::vector<double> &vy);
+
+    // One velocity-Verlet step: kick + drift (+ wrap), neighbour update, forces, kick.
+    void step();
+    // Neighbour update (as the rebuild rule says) and forces, energies and virials at the
+    // current positions.
+    void compute_forces();
+
+    // Compiles every kernel of the step now (each primitive compiles on its first call), so a
+    // timed loop measures steps only: runs kick_drift and kick with dt = 0, which leave the
+    // state unchanged (x + 0 v = x; wrapped positions stay put), and the reductions.
+    void compile_kernels();
+
+    Observables observables();
+    // The thermo sample at the current step (temperature and pressure from apps/common/thermo).
+    ThermoSample thermo();
+
+    int64_t n() const { return n_; }
+    int64_t step_index() const { return step_; }
+    double time() const { return double(step_) * config_.integrator.dt; }
+    const Md2dConfig &config() const { return config_; }
+    NeighborList &neighbors() { return neighbors_; }
+    int64_t dof() const;
+
+    // Host copies as double (single-precision arrays are widened).
+    std::vector<double> host(const smelt::Array &a) const;
+    const smelt::Array &x() const { return x_; }
+    const smelt::Array &y() const { return y_; }
+    const smelt::Array &vx() const { return vx_; }
+    const smelt::Array &vy() const { return vy_; }
+    const smelt::Array &fx() const { return fx_; }
+    const smelt::Array &fy() const { return fy_; }
+    const smelt::Array &pe() const { return pe_; }
+    const smelt::Array &vir() const { return vir_; }
+
+private:
+    smelt::Array device_array(const std::vector<double> &v) const;
+
+    Md2dConfig config_;
+    smelt::Options options_;
+    smelt::Backend *backend_;
+    smelt::DType real_;
+    int64_t n_ = 0;
+    int64_t step_ = 0;
+    smelt::Array x_, y_, vx_, vy_, fx_, fy_, pe_, vir_;
+    NeighborList neighbors_;
+    smelt::Elementwise kick_drift_, kick_, forces_;
+    std::optional<smelt::Elementwise> walls_;
+    smelt::Reduction ke_, pe_sum_, virial_;
+};
+
+} // namespace smelt::apps::md2d
