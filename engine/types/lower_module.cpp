@@ -106,9 +106,14 @@ void FunctionLowerer::finish_returns() {
                 out.push_back(ir::Stmt::return_(v, s->loc));
                 break;
             }
-            case ir::StmtKind::If:
-                out.push_back(ir::Stmt::if_(s->cond, rewrite(s->body), rewrite(s->orelse), s->loc));
+            case ir::StmtKind::If: {
+                // Returns are matched to returns_ in source order: the body before the else
+                // branch (two rewrite() calls as arguments would run in unspecified order).
+                ir::Block body = rewrite(s->body);
+                ir::Block orelse = rewrite(s->orelse);
+                out.push_back(ir::Stmt::if_(s->cond, std::move(body), std::move(orelse), s->loc));
                 break;
+            }
             case ir::StmtKind::While:
                 out.push_back(ir::Stmt::while_(s->cond, rewrite(s->body), s->loc));
                 break;
