@@ -38,8 +38,9 @@ def _length(args, what):
 def elementwise(func, args, n=None):
     views = [host(a) for a in args]
     n = _length(views, func.__name__) if n is None else n
-    for i in range(n):
-        func(i, *views)
+    with np.errstate(all="ignore"):  # integer kernels wrap, as compiled ones do
+        for i in range(n):
+            func(i, *views)
     push_back(args)
 
 

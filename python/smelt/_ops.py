@@ -84,6 +84,9 @@ def _extreme(dt, largest):
         return "INFINITY" if largest else "-INFINITY"
     info = np.iinfo(np.uint8 if dt.kind == "b" else dt)
     v = info.max if largest else info.min
+    # Engine literals are signed 64-bit: the extremes that do not fit are spelled by wrapping.
+    if v >= 2**63:
+        return "-1"  # converted to uint64: its largest value
     return str(v) if v > -2**63 else "(-9223372036854775807 - 1)"
 
 

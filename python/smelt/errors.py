@@ -90,7 +90,18 @@ def _char_offset(line_text, byte_col):
     return len(raw[:byte_col - 1].decode("utf-8", "replace")) + 1
 
 
+# The engine compiles a reduce/scan expression or a neutral as the body of a generated function
+# ("def f(a, b):\n    return EXPR", engine/primitives/combine.cpp); its diagnostics are moved to
+# the expression itself, line 1, as the user wrote it.
+_EXPR_FILES = ("<reduce_expr>", "<scan_expr>", "<neutral>")
+_EXPR_PREFIX = "    return "
+
+
 def _diagnostic(file, line, col, message, source_line, rendered):
+    if file in _EXPR_FILES and line == 2 and source_line.startswith(_EXPR_PREFIX) and col > len(_EXPR_PREFIX):
+        line, col = 1, col - len(_EXPR_PREFIX)
+        source_line = source_line[len(_EXPR_PREFIX):]
+        rendered = "%s:1:%d: error: %s\n%s\n%s^" % (file, col, message, source_line, " " * (col - 1))
     shift = _COL_SHIFT.get(file, {}).get(line, 0)
     offset = _char_offset(source_line, col)
     if shift:

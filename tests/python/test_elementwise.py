@@ -174,3 +174,29 @@ def test_serial_cpu_when_openmp_is_off(rng):
         xa, ya = wrap(x, y)  # arrays live on the CPU backend either way
         e(xa, ya, 2.0, 0.0)
     np.testing.assert_allclose(y, 2 * x)
+
+
+def sign_code(v):
+    if v > 0:
+        return 1
+    elif v < 0:
+        return -1
+    else:
+        return 0
+
+
+def signs(i, x, y):
+    y[i] = sign_code(x[i]) * 10 + (2 if x[i] > 50 else 3)
+
+
+def test_branch_returns_match_cpython(backend, rng):
+    # if/elif/else each returning: the returns must keep their branches (an engine bug returned
+    # them swapped once).
+    x = rng.integers(-100, 100, 300).astype(np.int32)
+    y = np.zeros(300, np.int64)
+    call(backend, signs, x, y)
+    want = np.zeros_like(y)
+    for i in range(300):
+        signs(i, x, want)
+    np.testing.assert_array_equal(y, want)
+    np.testing.assert_array_equal(y, np.sign(x) * 10 + np.where(x > 50, 2, 3))
