@@ -53,7 +53,10 @@ def function_of(obj):
     """The Python function behind `obj` (a function, or a primitive / decorated wrapper with a
     ``func`` attribute)."""
     seen = 0
-    while not isinstance(obj, types.FunctionType) and hasattr(obj, "func") and seen < 8:
+    # Only smelt's own wrappers are unwrapped (functools.partial also has .func, but its bound
+    # arguments would be lost).
+    while (not isinstance(obj, types.FunctionType) and hasattr(obj, "func") and seen < 8
+           and type(obj).__module__.startswith("smelt.")):
         obj, seen = obj.func, seen + 1
     if not isinstance(obj, types.FunctionType):
         raise errors.UsageError("expected a Python function (def), not %r" % (obj,))

@@ -189,11 +189,14 @@ class Scan(_Primitive):
 
     def __call__(self, **kwargs):
         impl = self._impl
-        if impl is None:
-            run = lambda: _cpython.scan(self.input, self.output, self.is_segment, self.scan_expr,
-                                        self.neutral, self.dtype, kwargs)
-        else:
-            run = lambda: impl(kwargs)
         if _config._current._values["profile"]:
-            return self._timed(run)
-        run()
+            return self._timed(self._run, kwargs)
+        if impl is None:
+            return self._run(kwargs)
+        impl(kwargs)
+
+    def _run(self, kwargs):
+        if self._impl is None:
+            return _cpython.scan(self.input, self.output, self.is_segment, self.scan_expr,
+                                 self.neutral, self.dtype, kwargs)
+        self._impl(kwargs)
