@@ -3,22 +3,48 @@
 ``from smelt import *`` at the top of a kernel file makes the file run in CPython too: the
 language's names (annotate, declare, cast, atomics, math builtins, type objects) come from
 ``smelt.purepy``, which needs only NumPy.
+
+With the compiled engine (the ``_smelt`` extension, built by CMake or ``pip install .``) the
+package also offers the Compyle-shaped API documented in docs/PYTHON.md: Elementwise, Reduction,
+Scan, Array/wrap, the array functions (``smelt.zeros``, ``smelt.sum``, ... also in
+``smelt.array``), get_config/use_config, profiling, Kernel/LocalMem, specialize.
 """
+
+import importlib.util as _importlib_util
 
 from .purepy import *  # noqa: F401,F403  (the kernel language's CPython meaning)
 from .purepy import __all__ as _purepy_all
 
 __all__ = list(_purepy_all)
 
-# The compiled engine (Elementwise, Reduction, Scan, Array, ...) is added here by the extension
-# module once it is built. It is optional on purpose: kernel files and the semantics oracle
-# (tests/semantics/oracle.py) must import `smelt` on a machine without the extension, so keep
-# the import guarded and never let purepy depend on it. Its names must not replace purepy's
-# kernel-language names (annotate, declare, ...), which kernel files rely on in CPython.
-#
-# try:
-#     from ._smelt import *  # noqa: F401,F403
-#     from ._smelt import __all__ as _engine_all
-#     __all__ += [n for n in _engine_all if n not in __all__]
-# except ImportError:
-#     pass
+# The engine is optional on purpose: kernel files and the semantics oracle
+# (tests/semantics/oracle.py) import `smelt` on machines without the extension, so only its
+# absence is tolerated here (a broken API module still raises). Star-imports get the Compyle API
+# names (smelt.api) but not the array functions, several of which (sum, where, take ...) would
+# shadow Python builtins in kernel files; the engine's `elementwise` (Compyle's decorator,
+# making an Elementwise) replaces purepy's marker of the same name.
+HAVE_ENGINE = _importlib_util.find_spec(__name__ + "._smelt") is not None
+
+if HAVE_ENGINE:
+    import numpy as _np
+
+    from . import _smelt
+    from .errors import (BackendError, BackendUnavailableError, CompileError,  # noqa: F401
+                         InternalError, KernelSyntaxError, UsageError, _from_engine)
+
+    _smelt.set_error_factory(_from_engine)
+
+    from .api import *  # noqa: F401,F403
+    from .api import __all__ as _api_all
+    from .array import (align, arange, argsort, cumsum, dot, empty, empty_like, full,  # noqa: F401
+                        linspace, maximum, minimum, ones, ones_like, sort_by_keys, sum, take,
+                        to_device, where, wrap_array, zeros, zeros_like)
+    from .array import Array as _Array
+    from .config import available_backends, backend_available  # noqa: F401
+
+    _smelt.register_array_type(_Array, _np.generic)
+
+    __all__ += [n for n in _api_all if n not in __all__]
+    __all__ += ["CompileError", "KernelSyntaxError", "UsageError", "BackendError",
+                "BackendUnavailableError", "InternalError"]
+    __version__ = _smelt.__version__

@@ -1,0 +1,11 @@
+// The `smelt._smelt` extension module. The package (python/smelt) builds the Compyle-shaped API
+// on it; nothing here is meant to be called by users directly.
+#include "python/py_module.h"
+
+PYBIND11_MODULE(_smelt, m) {
+    m.doc() = "Smelt's engine (engine/smelt.h) for the smelt Python package";
+    m.attr("__version__") = SMELT_VERSION;
+    smelt::python::bind_errors(m);
+    smelt::python::bind_arrays(m);
+    smelt::python::bind_primitives(m);
+}

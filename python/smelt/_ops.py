@@ -1,0 +1,130 @@
+"""Array operators and reductions built from the kernels of _kernels.py with the public
+primitives (so they run on every backend and show up in the profile). Result dtypes follow
+NumPy; the arithmetic itself follows the kernel language (C promotion of the operand types)."""
+
+import numpy as np
+
+from . import _kernels
+from . import errors
+from .array import Array, empty, wrap
+from .parallel import Elementwise, Reduction, Scan
+
+_PRIMS = {}
+
+
+def _prim(key, make):
+    p = _PRIMS.get(key)
+    if p is None:
+        p = _PRIMS[key] = make()
+    return p
+
+
+def _precision_key():
+    from .config import get_config
+    return bool(get_config().use_double)
+
+
+def elementwise(name, backend):
+    from .config import engine_backend
+    key = ("ew", name, backend, engine_backend(backend), _precision_key())
+    return _prim(key, lambda: Elementwise(getattr(_kernels, name), backend=backend))
+
+
+def binary(a, other, op, out_dtype=None):
+    """a <op> other for op in lt le gt ge eq ne add sub mul div rsub rdiv."""
+    n = len(a)
+    if isinstance(other, np.ndarray):
+        other = wrap(other, backend=a.backend)
+    if isinstance(other, Array):
+        if len(other) != n:
+            raise errors.UsageError("operands have different lengths (%d and %d)" % (n, len(other)))
+        if op in ("rsub", "rdiv"):
+            a, other, op = other, a, op[1:]
+        dt = out_dtype or (np.result_type(a.dtype, other.dtype, np.float64)
+                           if op == "div" and a.dtype.kind in "iub" and other.dtype.kind in "iub"
+                           else np.result_type(a.dtype, other.dtype))
+        out = empty(n, dt, a.backend)
+        elementwise(op, a.backend)(a, other, out)
+        return out
+    if not isinstance(other, (int, float, bool, np.number, np.bool_)):
+        return NotImplemented
+    dt = out_dtype or np.result_type(a.dtype, other)
+    if op in ("div", "rdiv") and np.dtype(dt).kind in "iub":
+        dt = np.float64
+    scalar = other if out_dtype is not None else np.dtype(dt).type(other)
+    out = empty(n, dt, a.backend)
+    elementwise(op + "_s", a.backend)(a, scalar, out)
+    return out
+
+
+def copy(src, dst):
+    if len(src) != len(dst):
+        raise errors.UsageError("out has %d elements, expected %d" % (len(dst), len(src)))
+    elementwise("copy", src.backend)(src, dst)
+
+
+def astype(a, dtype):
+    a.pull()
+    return wrap(np.ascontiguousarray(a.data.astype(dtype)), backend=a.backend)
+
+
+def _accumulator(dt):
+    """NumPy's dtype for sums and cumulative sums of `dt`."""
+    dt = np.dtype(dt)
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < 8):
+        return np.dtype(np.int64)
+    if dt.kind == "u" and dt.itemsize < 8:
+        return np.dtype(np.uint64)
+    return dt
+
+
+def _extreme(dt, largest):
+    dt = np.dtype(dt)
+    if dt.kind == "f":
+        return "INFINITY" if largest else "-INFINITY"
+    info = np.iinfo(np.uint8 if dt.kind == "b" else dt)
+    v = info.max if largest else info.min
+    # Engine literals are signed 64-bit: the extremes that do not fit are spelled by wrapping.
+    if v >= 2**63:
+        return "-1"  # converted to uint64: its largest value
+    return str(v) if v > -2**63 else "(-9223372036854775807 - 1)"
+
+
+def reduce(a, kind):
+    store = np.dtype(np.uint8) if a.dtype == np.bool_ else a.dtype
+    if kind == "sum":
+        expr, dt, neutral = "a+b", _accumulator(store), "0"
+    else:
+        expr = "min(a, b)" if kind == "min" else "max(a, b)"
+        dt, neutral = store, _extreme(store, kind == "min")
+    from .config import engine_backend
+    key = ("red", kind, dt, a.backend, engine_backend(a.backend), _precision_key())
+    r = _prim(key, lambda: Reduction(expr, dtype_out=dt, neutral=neutral, backend=a.backend))
+    return r(a)
+
+
+def dot(a, b):
+    if len(a) != len(b):
+        raise errors.UsageError("dot: lengths differ (%d and %d)" % (len(a), len(b)))
+    dt = np.result_type(a.dtype, b.dtype)
+    from .config import engine_backend
+    key = ("dot", dt, a.backend, engine_backend(a.backend), _precision_key())
+    r = _prim(key, lambda: Reduction("a+b", map_func=_kernels.dot_map, dtype_out=dt, backend=a.backend))
+    return r(a, b)
+
+
+def cumsum(a, out=None):
+    store = np.dtype(np.uint8) if a.dtype == np.bool_ else a.dtype
+    dt = _accumulator(store)
+    if out is None:
+        out = empty(len(a), dt, a.backend)
+    elif len(out) != len(a):
+        raise errors.UsageError("cumsum: out has %d elements, expected %d" % (len(out), len(a)))
+    from .config import engine_backend
+    key = ("cumsum", dt, a.backend, engine_backend(a.backend), _precision_key())
+    s = _prim(key, lambda: Scan(_kernels.cumsum_in, _kernels.cumsum_out, "a+b", dtype=dt,
+                                backend=a.backend))
+    s(ary=a, out=out)
+    return out
+
+

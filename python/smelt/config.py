@@ -1,0 +1,159 @@
+"""Configuration (Compyle's ``compyle.config``) and the choice of backend.
+
+``get_config()`` returns the current Config; ``use_config(**options)`` is a context manager that
+runs its block with a modified copy and restores the previous one afterwards.
+
+Options and their defaults:
+
+=============  =======  ==============================================================
+use_openmp     True     backend 'cython' runs on all cores (False: one thread)
+use_opencl     False    default backend is 'opencl'
+use_cuda       False    default backend is 'cuda' (wins over use_opencl)
+use_double     True     kernels compute in double; False compiles every ``double`` as
+                        ``float`` (the engine's single-precision switch)
+profile        False    primitives record call counts and times (see smelt.profile)
+backend        None     the default backend by name; None: from use_cuda / use_opencl,
+                        else 'cython'
+wgs            64       work-group size that LocalMem sizes are multiplied by
+=============  =======  ==============================================================
+
+Two defaults differ from Compyle's on purpose: ``use_openmp`` is True (Compyle starts serial)
+and ``use_double`` is True (Compyle computes in float on GPUs unless asked). Both can be set as
+in Compyle.
+
+Backend names: 'cython', 'openmp', 'cpu' → the engine's CPU backend (C++ with OpenMP;
+'cython' honours use_openmp); 'serial' or 'cpu:serial' → one thread; 'opencl', 'cuda' → those
+engine backends when this build has them; 'python' → CPython on NumPy arrays (the oracle).
+"""
+
+import contextlib
+import copy
+
+__all__ = ["Config", "get_config", "set_config", "use_config", "get_backend", "engine_backend",
+           "array_backend", "backend_available", "available_backends"]
+
+_CPU_NAMES = ("cython", "openmp", "cpu", "omp")
+_SERIAL_NAMES = ("serial", "cpu:serial")
+_GPU_NAMES = ("opencl", "cuda")
+KNOWN_BACKENDS = _CPU_NAMES + _SERIAL_NAMES + _GPU_NAMES + ("python",)
+
+
+class Config:
+    """The options above as attributes; unknown names are an AttributeError."""
+
+    _DEFAULTS = {"use_openmp": True, "use_opencl": False, "use_cuda": False, "use_double": True,
+                 "profile": False, "backend": None, "wgs": 64}
+
+    def __init__(self, **options):
+        self.__dict__["_values"] = dict(self._DEFAULTS)
+        for k, v in options.items():
+            setattr(self, k, v)
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["_values"][name]
+        except KeyError:
+            raise AttributeError("smelt Config has no option %r (options: %s)"
+                                 % (name, ", ".join(sorted(self._DEFAULTS)))) from None
+
+    def __setattr__(self, name, value):
+        if name not in self._DEFAULTS:
+            raise AttributeError("smelt Config has no option %r (options: %s)"
+                                 % (name, ", ".join(sorted(self._DEFAULTS))))
+        if name == "backend" and value is not None and value not in KNOWN_BACKENDS:
+            raise ValueError("unknown backend %r (known: %s)" % (value, ", ".join(KNOWN_BACKENDS)))
+        self.__dict__["_values"][name] = value
+
+    def __copy__(self):
+        return Config(**self._values)
+
+    def __repr__(self):
+        return "Config(%s)" % ", ".join("%s=%r" % kv for kv in sorted(self._values.items()))
+
+
+_current = Config()
+
+
+def get_config():
+    """The current Config (the one use_config installed, inside its block)."""
+    return _current
+
+
+def set_config(config):
+    global _current
+    _current = config
+
+
+@contextlib.contextmanager
+def use_config(**options):
+    """``with use_config(use_openmp=False): ...`` runs the block with those options."""
+    global _current
+    previous = _current
+    _current = copy.copy(previous)
+    for k, v in options.items():
+        setattr(_current, k, v)
+    try:
+        yield _current
+    finally:
+        _current = previous
+
+
+def get_backend(backend=None):
+    """The backend name a primitive made now with `backend` uses (Compyle's get_backend)."""
+    if backend is None:
+        cfg = _current
+        if cfg.backend is not None:
+            return cfg.backend
+        return "cuda" if cfg.use_cuda else "opencl" if cfg.use_opencl else "cython"
+    if backend not in KNOWN_BACKENDS:
+        raise ValueError("unknown backend %r (known: %s)" % (backend, ", ".join(KNOWN_BACKENDS)))
+    return backend
+
+
+def _engine_status():
+    from . import _smelt
+    return {name: (ok, note) for name, ok, note in _smelt.list_backends()}
+
+
+def backend_available(backend):
+    """True when primitives can run on `backend` in this build and on this machine."""
+    backend = get_backend(backend)
+    if backend == "python" or backend in _CPU_NAMES or backend in _SERIAL_NAMES:
+        return True
+    return _engine_status().get(backend, (False, ""))[0]
+
+
+def available_backends():
+    """The backends that work here, one name each ('cython' stands for every CPU spelling)."""
+    return [b for b in ("cython", "serial", "opencl", "cuda", "python") if backend_available(b)]
+
+
+def _check_available(name):
+    ok, note = _engine_status().get(name, (False, "unknown to the engine"))
+    if not ok:
+        from .errors import BackendUnavailableError
+        raise BackendUnavailableError("backend %r is not available: %s" % (name, note))
+
+
+def engine_backend(backend):
+    """The engine's name for a backend ("cpu", "cpu:serial", "opencl", "cuda"), or None for
+    'python'. BackendUnavailableError when this build or machine lacks it."""
+    backend = get_backend(backend)
+    if backend == "python":
+        return None
+    if backend in _SERIAL_NAMES:
+        return "cpu:serial"
+    if backend in _CPU_NAMES:
+        return "cpu:serial" if backend == "cython" and not _current.use_openmp else "cpu"
+    _check_available(backend)
+    return backend
+
+
+def array_backend(backend):
+    """The engine backend arrays for `backend` live on: every CPU flavour (and 'python') shares
+    the "cpu" backend's host memory."""
+    backend = get_backend(backend)
+    if backend in _GPU_NAMES:
+        _check_available(backend)
+        return backend
+    return "cpu"

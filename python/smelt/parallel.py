@@ -1,0 +1,202 @@
+"""The parallel primitives (Compyle's ``compyle.parallel``): Elementwise, Reduction, Scan.
+
+Each takes Python functions written in the kernel language (docs/LANGUAGE.md). The engine
+compiles them from their source (see _source.py) when first called, once per distinct list of
+argument types, for the backend chosen at construction (``backend=`` or the config). Arguments
+are smelt Arrays, NumPy arrays (used in place on the CPU) or numbers.
+
+``backend='python'`` runs the same functions in CPython instead, one index at a time: the
+meaning the compiled backends must agree with.
+"""
+
+import re
+import time
+
+import numpy as np
+
+from . import _cpython
+from . import _smelt
+from . import config as _config
+from ._source import function_of, program_for
+from .profile import record as _record
+
+__all__ = ["Elementwise", "elementwise", "Reduction", "Scan"]
+
+
+def _split_source(all_source):
+    """The part of a translation unit generated from the user's functions: after the prelude,
+    before the line-number reset that starts the primitive's wrapper (the layout of
+    engine/primitives/translation_unit.cpp). The whole text when the layout is not found."""
+    start = all_source.find(_PRELUDE_END)
+    if start < 0:
+        return all_source
+    start += len(_PRELUDE_END)
+    resets = list(_WRAPPER_START.finditer(all_source, start))
+    end = resets[-1].start() if resets else len(all_source)
+    return all_source[start:end].strip("\n") + "\n"
+
+
+_PRELUDE_END = "---- end of smelt prelude ---- */"
+_WRAPPER_START = re.compile(r'^#line \d+ "kernel\.\w+"$', re.M)
+
+
+class _Primitive:
+    """What the three primitives share: backend choice, profiling and the generated source."""
+
+    kind = "Primitive"
+
+    def _setup(self, backend, name):
+        self.backend = _config.get_backend(backend)
+        self._engine = _config.engine_backend(self.backend)
+        self._single = not _config.get_config().use_double
+        self.name = name
+        self._profile_name = "%s(%s)" % (self.kind, name)
+        self._impl = None
+
+    @property
+    def all_source(self):
+        """The whole translation unit of the last specialisation ('' before the first call,
+        and for backend='python')."""
+        return self._impl.source if self._impl is not None else ""
+
+    @property
+    def source(self):
+        """The code generated from the user's functions (without the prelude and wrapper)."""
+        return _split_source(self.all_source)
+
+    def _timed(self, run, *args):
+        start = time.perf_counter()
+        try:
+            return run(*args)
+        finally:
+            if self._engine is not None:
+                _smelt.synchronize(self._engine)
+            _record(self._profile_name, time.perf_counter() - start)
+
+
+class Elementwise(_Primitive):
+    """``Elementwise(func, backend=None)``: calling it with ``(*args)`` runs ``func(i, *args)``
+    for every i in [0, n), n being the length of the first array argument. ``call_n(n, *args)``
+    gives n explicitly."""
+
+    kind = "Elementwise"
+
+    def __init__(self, func, backend=None):
+        self.func = function_of(func)
+        self._setup(backend, self.func.__code__.co_name)
+        if self._engine is not None:
+            prog = program_for([self.func])[0]
+            self._impl = _smelt.Elementwise(prog, self.name, self._engine, self._single)
+
+    @classmethod
+    def _from_program(cls, program, name, func, backend=None):
+        self = cls.__new__(cls)
+        self.func = func
+        self._setup(backend, name)
+        if self._engine is not None:
+            self._impl = _smelt.Elementwise(program, name, self._engine, self._single)
+        return self
+
+    def __call__(self, *args):
+        impl = self._impl
+        if _config._current._values["profile"]:
+            if impl is None:
+                return self._timed(_cpython.elementwise, self.func, args)
+            return self._timed(impl, *args)
+        if impl is None:
+            return _cpython.elementwise(self.func, args)
+        impl(*args)
+
+    def call_n(self, n, *args):
+        if self._impl is None:
+            return _cpython.elementwise(self.func, args, n)
+        if _config._current._values["profile"]:
+            return self._timed(self._impl.call_n, n, *args)
+        self._impl.call_n(n, *args)
+
+
+def elementwise(func=None, backend=None):
+    """Decorator form of Elementwise: ``@elementwise`` or ``@elementwise(backend='opencl')``
+    turns the function into an Elementwise (its ``.func`` is the function itself)."""
+    if func is None:
+        return lambda f: Elementwise(f, backend=backend)
+    return Elementwise(func, backend=backend)
+
+
+class Reduction(_Primitive):
+    """``Reduction(reduce_expr, map_func=None, dtype_out=np.float64, neutral='0',
+    backend=None)``: ``r(x)`` reduces the elements of x; with a map function ``m(i, ...)``,
+    ``r(*args)`` reduces m(i, *args) over i in [0, n). Returns a NumPy scalar of dtype_out."""
+
+    kind = "Reduction"
+
+    def __init__(self, reduce_expr, map_func=None, dtype_out=np.float64, neutral="0", backend=None):
+        self.reduce_expr = reduce_expr
+        self.func = function_of(map_func) if map_func is not None else None
+        self.neutral = str(neutral)
+        self.dtype_out = np.dtype(dtype_out)
+        name = self.func.__code__.co_name if self.func is not None else reduce_expr
+        self._setup(backend, name)
+        self._out_type = self.dtype_out.type
+        if self._single and self.dtype_out == np.float64:
+            self._out_type = np.float32
+        if self._engine is not None:
+            prog = program_for([self.func])[0] if self.func is not None else None
+            self._impl = _smelt.Reduction(prog, reduce_expr, self.name if self.func else "",
+                                          self.dtype_out.name, self.neutral, self._engine,
+                                          self._single)
+
+    def __call__(self, *args):
+        impl = self._impl
+        if impl is None:
+            run = lambda *a: _cpython.reduction(self.func, self.reduce_expr, self.neutral,
+                                                self.dtype_out, a)
+            if _config._current._values["profile"]:
+                return self._timed(run, *args)
+            return run(*args)
+        if _config._current._values["profile"]:
+            return self._out_type(self._timed(impl, *args))
+        return self._out_type(impl(*args))
+
+
+class Scan(_Primitive):
+    """``Scan(input=None, output=None, scan_expr='a+b', dtype=np.float64, neutral='0',
+    is_segment=None, backend=None)``, called with keyword arguments named like the parameters of
+    the input, output and segment functions: ``scan(ary=ary, out=out)``. See engine/smelt.h for
+    item, prev_item, last_item, N and segments."""
+
+    kind = "Scan"
+
+    def __init__(self, input=None, output=None, scan_expr="a+b", dtype=np.float64, neutral="0",
+                 is_segment=None, backend=None):
+        if input is None or output is None:
+            raise TypeError("Scan needs an input function (input=) and an output function (output=)")
+        self.input = function_of(input)
+        self.output = function_of(output)
+        self.is_segment = function_of(is_segment) if is_segment is not None else None
+        self.scan_expr = scan_expr
+        self.dtype = np.dtype(dtype)
+        self.neutral = str(neutral)
+        self.func = self.output
+        self._setup(backend, "%s, %s" % (self.input.__code__.co_name, self.output.__code__.co_name))
+        if self._engine is not None:
+            funcs = [self.input, self.output] + ([self.is_segment] if self.is_segment else [])
+            prog = program_for(funcs)[0]
+            self._impl = _smelt.Scan(prog, self.input.__code__.co_name, self.output.__code__.co_name,
+                                     scan_expr, self.dtype.name, self.neutral,
+                                     self.is_segment.__code__.co_name if self.is_segment else "",
+                                     self._engine, self._single)
+
+    def __call__(self, **kwargs):
+        impl = self._impl
+        if _config._current._values["profile"]:
+            return self._timed(self._run, kwargs)
+        if impl is None:
+            return self._run(kwargs)
+        impl(kwargs)
+
+    def _run(self, kwargs):
+        if self._impl is None:
+            return _cpython.scan(self.input, self.output, self.is_segment, self.scan_expr,
+                                 self.neutral, self.dtype, kwargs)
+        self._impl(kwargs)
