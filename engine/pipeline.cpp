@@ -43,6 +43,10 @@ std::shared_ptr<ir::Module> build_ir(const ast::Module &module,
 }
 
 std::string emit_source(const ir::Module &module, const std::string &backend) {
+    if (backend == "cuda") {
+        const codegen::Dialect &d = codegen::cuda_dialect();
+        return codegen::prelude(d) + "\n" + codegen::emit_module(module, d);
+    }
     if (backend != "cpu") throw UsageError("no code generator for backend '" + backend + "' yet");
     const codegen::Dialect &d = codegen::cpp_dialect();
     return codegen::prelude(d) + "\n" + codegen::emit_module(module, d);

@@ -1,5 +1,6 @@
-// Backends by name. "cpu" (OpenMP) and "cpu:serial" exist now; "opencl" and "cuda" are named
-// so users get a clear message until those backends are written.
+// Backends by name: "cpu" (OpenMP), "cpu:serial", "cuda" / "cuda:N" (when built with the CUDA
+// toolkit and a device is present); "opencl" is named so users get a clear message until that
+// backend is written.
 #pragma once
 
 #include "backends/backend.h"

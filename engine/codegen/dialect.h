@@ -71,6 +71,10 @@ struct Dialect {
 // OpenMP C++ on the host (C++17, GCC or Clang): <stdint.h> types, libm, __atomic builtins.
 const Dialect &cpp_dialect();
 
+// CUDA C++ for NVRTC (codegen/cuda_dialect.cpp): the prelude defines the <stdint.h> names,
+// __device__ functions, __shared__ local memory, threadIdx/blockIdx builtins, atomicAdd.
+const Dialect &cuda_dialect();
+
 // Prelude suffix of a scalar type: "i8", "u32", "f64"... ("b" for bool).
 const char *scalar_suffix(Scalar s);
 

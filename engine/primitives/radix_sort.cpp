@@ -1,6 +1,7 @@
 #include "primitives/radix_sort.h"
 
 #include "backends/cpu/cpu_backend.h"
+#include "primitives/cuda/sort.h"
 #include "primitives/radix_sort_core.h"
 #include "support/error.h"
 
@@ -68,6 +69,8 @@ void sort_by_key(Array &keys, Array *values, const SortOptions &options) {
         if (&values->backend() != &keys.backend())
             throw UsageError("sort_by_key: keys and values live on different backends");
     }
+    if (primitives::cuda::is_cuda(keys.backend()))
+        return primitives::cuda::sort_by_key(keys, values);
     keys.pull();
     if (values) values->pull();
     radix_sort_host(keys.dtype(), keys.host_data(), values ? values->host_data() : nullptr,
@@ -82,6 +85,8 @@ Array argsort(const Array &keys, DType index_dtype, const SortOptions &options) 
         keys.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
         throw UsageError("argsort: " + std::to_string(keys.size()) +
                          " keys do not fit int32 indices; use int64");
+    if (primitives::cuda::is_cuda(keys.backend()))
+        return primitives::cuda::argsort(keys, index_dtype);
     keys.pull();
     Array out(index_dtype, keys.size(), &keys.backend());
     radix_argsort_host(keys.dtype(), keys.host_data(), out.host_data(), index_dtype, keys.size(),
