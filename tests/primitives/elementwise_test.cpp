@@ -35,7 +35,8 @@ TEST(Elementwise, AxpbMatchesLoop) {
             want[i] = a[i] * std::sin(x[i]) + b[i];
         expect_close(Y.to_vector<double>(), want);
     }
-    EXPECT_NE(axpb.source().find("extern \"C\" void smelt_entry"), std::string::npos);
+    if (test_backend().rfind("cpu", 0) == 0) // the CPU entry ABI; GPUs have kernels instead
+        EXPECT_NE(axpb.source().find("extern \"C\" void smelt_entry"), std::string::npos);
     EXPECT_NE(axpb.source().find("axpb((int32_t)(smelt_i)"), std::string::npos) << axpb.source();
 }
 
