@@ -6,6 +6,9 @@
 #include "backends/opencl/device_select.h"
 #include "backends/opencl/opencl_backend.h"
 #endif
+#ifdef SMELT_HAVE_CUDA
+#include "backends/cuda/cuda_backend.h"
+#endif
 
 #include <cstdlib>
 #include <map>
@@ -43,6 +46,17 @@ BackendStatus opencl_status() {
 #endif
 }
 
+BackendStatus cuda_status() {
+#ifdef SMELT_HAVE_CUDA
+    std::string why;
+    if (!cuda::device_present(&why)) return {"cuda", false, why};
+    return {"cuda", true,
+            "CUDA through the driver API and NVRTC; 'cuda:N' picks device N (default 0)"};
+#else
+    return {"cuda", false, "this smelt was built without CUDA (no CUDA toolkit found)"};
+#endif
+}
+
 } // namespace
 
 std::vector<BackendStatus> list_backends() {
@@ -50,7 +64,7 @@ std::vector<BackendStatus> list_backends() {
         {"cpu", true, "C++ with OpenMP, built by the system compiler"},
         {"cpu:serial", true, "C++ without OpenMP, one thread"},
         opencl_status(),
-        {"cuda", false, "not implemented yet in this version of smelt"},
+        cuda_status(),
     };
 }
 
@@ -72,9 +86,20 @@ Backend &get_backend(const std::string &spec) {
         std::string device = spec == "opencl" ? "" : spec.substr(7);
         made = std::make_unique<opencl::OpenCLBackend>(opencl::OpenCLOptions{.device = device});
 #endif
+#ifdef SMELT_HAVE_CUDA
+    } else if ((spec == "cuda" || spec.rfind("cuda:", 0) == 0) && cuda::device_present()) {
+        int ordinal = 0;
+        if (spec != "cuda") {
+            const std::string n = spec.substr(5);
+            if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos)
+                throw UsageError("backend '" + spec + "': expected cuda:N with a device number");
+            ordinal = std::stoi(n);
+        }
+        made = std::make_unique<cuda::CudaBackend>(ordinal);
+#endif
     } else {
         for (const auto &b : list_backends())
-            if (b.name == spec)
+            if (b.name == spec || spec.rfind(b.name + ":", 0) == 0)
                 throw UsageError("backend '" + spec + "' is not available: " + b.note +
                                  " (available: " + available_names() + ")");
         throw UsageError("unknown backend '" + spec + "' (available: " + available_names() + ")");

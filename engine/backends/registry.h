@@ -1,5 +1,6 @@
 // Backends by name: "cpu" (OpenMP), "cpu:serial", "opencl" / "opencl:DEVICE-SPEC" (when built
-// with OpenCL and a device is found); "cuda" is named so users get a clear message until that
+// with OpenCL and a device is found), "cuda" / "cuda:N" (when built with the CUDA toolkit and a
+// device is present).
 // backend is written.
 #pragma once
 

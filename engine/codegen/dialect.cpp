@@ -74,6 +74,7 @@ const Dialect &cpp_dialect() {
 const Dialect &dialect_for_backend(const std::string &backend) {
     if (backend == "cpu" || backend.rfind("cpu:", 0) == 0) return cpp_dialect();
     if (backend == "opencl" || backend.rfind("opencl:", 0) == 0) return opencl_dialect();
+    if (backend == "cuda" || backend.rfind("cuda:", 0) == 0) return cuda_dialect();
     throw UsageError("no code generator for backend '" + backend + "' yet");
 }
 

@@ -82,6 +82,10 @@ const Dialect &opencl_dialect();
 // backends without a code generator yet.
 const Dialect &dialect_for_backend(const std::string &backend);
 
+// CUDA C++ for NVRTC (codegen/cuda_dialect.cpp): the prelude defines the <stdint.h> names,
+// __device__ functions, __shared__ local memory, threadIdx/blockIdx builtins, atomicAdd.
+const Dialect &cuda_dialect();
+
 // Prelude suffix of a scalar type: "i8", "u32", "f64"... ("b" for bool).
 const char *scalar_suffix(Scalar s);
 

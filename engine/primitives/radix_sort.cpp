@@ -1,6 +1,7 @@
 #include "primitives/radix_sort.h"
 
 #include "backends/cpu/cpu_backend.h"
+#include "primitives/cuda/sort.h"
 #include "primitives/radix_sort_core.h"
 #include "support/error.h"
 #ifdef SMELT_HAVE_OPENCL
@@ -71,6 +72,8 @@ void sort_by_key(Array &keys, Array *values, const SortOptions &options) {
         if (&values->backend() != &keys.backend())
             throw UsageError("sort_by_key: keys and values live on different backends");
     }
+    if (primitives::cuda::is_cuda(keys.backend()))
+        return primitives::cuda::sort_by_key(keys, values);
 #ifdef SMELT_HAVE_OPENCL
     if (keys.backend().name() == "opencl")
         return primitives::opencl::device_sort_by_key(keys, values);
@@ -98,6 +101,8 @@ Array argsort(const Array &keys, DType index_dtype, const SortOptions &options) 
     if (keys.backend().name() == "opencl")
         return primitives::opencl::device_argsort(keys, index_dtype);
 #endif
+    if (primitives::cuda::is_cuda(keys.backend()))
+        return primitives::cuda::argsort(keys, index_dtype);
     keys.pull(); // see sort_by_key
     Array out(index_dtype, keys.size(), &keys.backend());
     radix_argsort_host(keys.dtype(), keys.host_data(), out.host_data(), index_dtype, keys.size(),

@@ -2,6 +2,7 @@
 #include "primitives/target.h"
 
 #include "primitives/cpu/cpu_target.h"
+#include "primitives/cuda/cuda_target.h"
 #include "support/error.h"
 #ifdef SMELT_HAVE_OPENCL
 #include "primitives/opencl/opencl_target.h"
@@ -14,8 +15,9 @@ const PrimitiveTarget &primitive_target(const std::string &backend_name) {
 #ifdef SMELT_HAVE_OPENCL
     if (backend_name == "opencl") return opencl::opencl_target();
 #endif
+    if (backend_name == "cuda") return cuda::cuda_target();
     throw UsageError("the parallel primitives are not available on backend '" + backend_name +
-                     "' yet (available: cpu, opencl)");
+                     "' yet (available: cpu, opencl, cuda)");
 }
 
 } // namespace smelt::primitives

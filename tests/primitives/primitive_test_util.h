@@ -49,8 +49,9 @@ inline std::string spelled(const Type &t) {
 
 // The start of the Elementwise entry point in the test backend's generated code.
 inline std::string elementwise_entry_text() {
-    return test_backend().rfind("opencl", 0) == 0 ? "__kernel void smelt_elementwise"
-                                                  : "extern \"C\" void smelt_entry";
+    if (test_backend().rfind("opencl", 0) == 0) return "__kernel void smelt_elementwise";
+    if (test_backend().rfind("cuda", 0) == 0) return "extern \"C\" __global__ void smelt_";
+    return "extern \"C\" void smelt_entry";
 }
 
 } // namespace smelt::testing_util

@@ -1,0 +1,44 @@
+// Pieces shared by the CUDA wrappers: kernel parameter lists and warp-shuffle helpers.
+#include "codegen/c_like.h"
+#include "primitives/cuda/wrappers.h"
+
+namespace smelt::primitives::cuda {
+
+std::string kernel_params(const codegen::Dialect &d, const std::vector<EntryParam> &params,
+                          CallVars &vars) {
+    std::string out;
+    vars.params.clear();
+    for (size_t k = 0; k < params.size(); ++k) {
+        const std::string var = "smelt_p" + std::to_string(k);
+        const std::string t = codegen::type_name(d, params[k].type);
+        // Pointers are not __restrict__: the user's arrays may alias (output over input).
+        if (params[k].type.is_pointer())
+            out += ", " + t + var;
+        else
+            out += ", const " + t + " " + var;
+        out += " /* " + params[k].name + " */";
+        vars.params.push_back(var);
+    }
+    return out;
+}
+
+std::string device_helpers(const codegen::Dialect &d, Scalar acc, const CombineSymbols &ops) {
+    const std::string T = d.type(acc);
+    // __shfl_*_sync has overloads for 32- and 64-bit integers and floats only.
+    const bool narrow = acc == Scalar::Bool || scalar_bits(acc) < 32;
+    const std::string carrier = narrow ? "int" : T;
+    std::string out;
+    for (const char *dir : {"up", "down"})
+        out += "SMELT_INLINE " + T + " smelt_shfl_" + dir + "_acc(" + T +
+               " v, unsigned d) { return (" + T + ")__shfl_" + dir + "_sync(0xffffffffu, (" +
+               carrier + ")v, d); }\n";
+    out += "SMELT_INLINE " + T + " smelt_shfl_idx_acc(" + T + " v, int lane) { return (" + T +
+           ")__shfl_sync(0xffffffffu, (" + carrier + ")v, lane); }\n";
+    out += "SMELT_INLINE " + T + " smelt_combine_acc(" + T + " a, " + T + " b) { return (" + T +
+           ")" + ops.combine + "(a, b); }\n";
+    out += "SMELT_INLINE " + T + " smelt_neutral_acc(void) { return (" + T + ")" + ops.neutral +
+           "(); }\n";
+    return out;
+}
+
+} // namespace smelt::primitives::cuda

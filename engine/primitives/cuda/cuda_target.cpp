@@ -1,0 +1,163 @@
+// The CUDA PrimitiveTarget: wrapper text (always available, so sources can be generated and
+// checked without a GPU) and launches through the CUDA backend (only in builds with CUDA).
+//
+// Grid sizes are functions of n and the device alone (SM count and the kernel's occupancy),
+// never of timing, so the reduction's combine order and the scan's chunking are the same on
+// every run.
+#include "primitives/cuda/cuda_target.h"
+
+#include "codegen/dialect.h"
+#include "primitives/cuda/wrappers.h"
+#include "support/error.h"
+
+#ifdef SMELT_HAVE_CUDA
+#include "backends/cuda/cuda_backend.h"
+#endif
+
+#include <algorithm>
+
+namespace smelt::primitives::cuda {
+
+namespace {
+
+#ifdef SMELT_HAVE_CUDA
+
+smelt::cuda::CudaBackend &as_cuda(Backend &backend) {
+    auto *b = dynamic_cast<smelt::cuda::CudaBackend *>(&backend);
+    SMELT_INTERNAL_ASSERT(b, "CUDA primitive launched on backend " << backend.name());
+    return *b;
+}
+
+// [first..., args..., last...] without a heap allocation for the usual argument counts.
+class ArgList {
+public:
+    ArgList(std::initializer_list<KernelArg> first, std::span<const KernelArg> args,
+            std::initializer_list<KernelArg> last) {
+        size_ = first.size() + args.size() + last.size();
+        if (size_ > std::size(small_)) big_.resize(size_);
+        KernelArg *out = data();
+        out = std::copy(first.begin(), first.end(), out);
+        out = std::copy(args.begin(), args.end(), out);
+        std::copy(last.begin(), last.end(), out);
+    }
+    std::span<const KernelArg> span() { return {data(), size_}; }
+
+private:
+    KernelArg *data() { return big_.empty() ? small_ : big_.data(); }
+    KernelArg small_[24];
+    std::vector<KernelArg> big_;
+    size_t size_ = 0;
+};
+
+size_t round_up(size_t v, size_t to) {
+    return (v + to - 1) / to * to;
+}
+
+// Blocks for a grid-stride or chunked kernel: as many as fit on the device at once, but no
+// more than `useful`.
+int64_t grid_for(smelt::cuda::CudaBackend &b, void *function, int block, int64_t useful) {
+    const int64_t resident = int64_t(b.resident_blocks(function, block)) * b.multiprocessors();
+    return std::max<int64_t>(1, std::min(useful, resident));
+}
+
+#endif
+
+class CudaTarget : public PrimitiveTarget {
+public:
+    const codegen::Dialect &dialect() const override { return codegen::cuda_dialect(); }
+    std::string unit_name() const override { return "kernel.cu"; }
+
+    std::string elementwise_wrapper(const ElementwiseWrapper &w) const override {
+        return cuda::elementwise_wrapper(dialect(), w);
+    }
+    std::string reduction_wrapper(const ReductionWrapper &w) const override {
+        return cuda::reduction_wrapper(dialect(), w);
+    }
+    std::string scan_wrapper(const ScanWrapper &w) const override {
+        return cuda::scan_wrapper(dialect(), w);
+    }
+    std::vector<std::string> entry_points(const std::string &primitive) const override {
+        if (primitive == "reduction") return {kReduceBlocks, kReduceFinal};
+        if (primitive == "scan") return {kScanUpsweep, kScanSpine, kScanDownsweep};
+        return {kElementwiseEntry};
+    }
+
+#ifdef SMELT_HAVE_CUDA
+    void run_elementwise(Backend &backend, const CompiledKernel &k, int64_t n,
+                         std::span<const KernelArg> args) const override {
+        if (n <= 0) return;
+        ArgList all({KernelArg::of(n)}, args, {});
+        backend.launch(k.entries[0], LaunchDims::linear(n, kElementwiseBlock), all.span());
+    }
+
+    void run_reduction(Backend &backend, const CompiledKernel &k, int64_t n,
+                       std::span<const KernelArg> args, const Buffer &result) const override {
+        auto &b = as_cuda(backend);
+        const int64_t blocks =
+            n <= 0 ? 0
+                   : grid_for(b, k.entries[0], kReduceBlock, (n + kReduceBlock - 1) / kReduceBlock);
+        // Partials of at most 8 bytes each (the accumulator is a scalar).
+        const CUdeviceptr partials = b.scratch(size_t(std::max<int64_t>(blocks, 1)) * 8);
+        if (blocks > 0) {
+            ArgList stage1({KernelArg::of(n)}, args, {KernelArg::of(partials)});
+            backend.launch(k.entries[0], LaunchDims::linear(blocks * kReduceBlock, kReduceBlock),
+                           stage1.span());
+        }
+        const KernelArg stage2[] = {KernelArg::of(blocks), KernelArg::of(partials),
+                                    KernelArg::of(result)};
+        backend.launch(k.entries[1], LaunchDims::linear(kReduceBlock, kReduceBlock), stage2);
+    }
+
+    void run_scan(Backend &backend, const CompiledKernel &k, int64_t n,
+                  std::span<const KernelArg> args) const override {
+        if (n <= 0) return;
+        auto &b = as_cuda(backend);
+        const int64_t tiles = (n + kScanTile - 1) / kScanTile;
+        const int64_t max_blocks = grid_for(b, k.entries[2], kScanBlock, tiles);
+        const int64_t per_block = (tiles + max_blocks - 1) / max_blocks;
+        const int64_t blocks = (tiles + per_block - 1) / per_block;
+        // Scratch: aggregate values and flags, carries, last_item (values of at most 8 bytes).
+        const size_t values = round_up(size_t(blocks) * 8, 256);
+        const size_t flags = round_up(size_t(blocks), 256);
+        const CUdeviceptr agg_v = b.scratch(2 * values + flags + 256);
+        const CUdeviceptr agg_f = agg_v + values, carry_v = agg_f + flags, last = carry_v + values;
+        const LaunchDims grid = LaunchDims::linear(blocks * kScanBlock, kScanBlock);
+        ArgList up({KernelArg::of(n)}, args,
+                   {KernelArg::of(agg_v), KernelArg::of(agg_f), KernelArg::of(per_block)});
+        backend.launch(k.entries[0], grid, up.span());
+        const KernelArg spine[] = {KernelArg::of(blocks), KernelArg::of(agg_v),
+                                   KernelArg::of(agg_f), KernelArg::of(carry_v),
+                                   KernelArg::of(last)};
+        backend.launch(k.entries[1], LaunchDims::linear(kSpineBlock, kSpineBlock), spine);
+        ArgList down({KernelArg::of(n)}, args,
+                     {KernelArg::of(carry_v), KernelArg::of(last), KernelArg::of(per_block)});
+        backend.launch(k.entries[2], grid, down.span());
+    }
+#else
+    [[noreturn]] static void unavailable() {
+        throw UsageError("this smelt was built without CUDA: the CUDA primitives can generate "
+                         "source but not run");
+    }
+    void run_elementwise(Backend &, const CompiledKernel &, int64_t,
+                         std::span<const KernelArg>) const override {
+        unavailable();
+    }
+    void run_reduction(Backend &, const CompiledKernel &, int64_t, std::span<const KernelArg>,
+                       const Buffer &) const override {
+        unavailable();
+    }
+    void run_scan(Backend &, const CompiledKernel &, int64_t,
+                  std::span<const KernelArg>) const override {
+        unavailable();
+    }
+#endif
+};
+
+} // namespace
+
+const PrimitiveTarget &cuda_target() {
+    static const CudaTarget target;
+    return target;
+}
+
+} // namespace smelt::primitives::cuda

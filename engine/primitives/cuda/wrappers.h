@@ -1,0 +1,49 @@
+// The CUDA kernels of the primitives, as text around the device functions (CUDA dialect).
+// Kernel parameters are passed by value (CUDA's kernelParams): the item count first, then one
+// parameter per EntryParam (a pointer or a scalar), then the primitive's own buffers.
+//
+//   elementwise  smelt_entry(n, params...)                        one thread per item
+//   reduction    smelt_reduce_blocks(n, params..., partials)      kReduceBlock threads, a fixed
+//                smelt_reduce_final(count, partials, out)          grid (see cuda_target.cpp)
+//   scan         smelt_scan_upsweep(n, params..., agg_v, agg_f, tiles_per_block)
+//                smelt_scan_spine(blocks, agg_v, agg_f, carry_v, last)
+//                smelt_scan_downsweep(n, params..., carry_v, last, tiles_per_block)
+#pragma once
+
+#include "codegen/dialect.h"
+#include "primitives/wrapper_spec.h"
+
+#include <string>
+#include <vector>
+
+namespace smelt::primitives::cuda {
+
+inline constexpr const char *kElementwiseEntry = "smelt_entry";
+inline constexpr const char *kReduceBlocks = "smelt_reduce_blocks";
+inline constexpr const char *kReduceFinal = "smelt_reduce_final";
+inline constexpr const char *kScanUpsweep = "smelt_scan_upsweep";
+inline constexpr const char *kScanSpine = "smelt_scan_spine";
+inline constexpr const char *kScanDownsweep = "smelt_scan_downsweep";
+
+inline constexpr int kElementwiseBlock = 256;
+inline constexpr int kReduceBlock = 256;
+inline constexpr int kScanBlock = 256; // 8 warps
+inline constexpr int kScanItems = 7;   // items per thread and tile (odd: no bank conflicts)
+inline constexpr int kScanTile = kScanBlock * kScanItems;
+inline constexpr int kSpineBlock = 256;
+
+// ", double *smelt_p0, const int32_t smelt_p1": the user parameters of a kernel, after n;
+// vars.params gets the names.
+std::string kernel_params(const codegen::Dialect &d, const std::vector<EntryParam> &params,
+                          CallVars &vars);
+
+// smelt_shfl_up_acc / smelt_shfl_down_acc / smelt_shfl_idx_acc for values of type `acc`
+// (8- and 16-bit types and bool travel through int), and smelt_combine_acc(a, b) calling the
+// combine function with its result converted back to `acc`.
+std::string device_helpers(const codegen::Dialect &d, Scalar acc, const CombineSymbols &ops);
+
+std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrapper &w);
+std::string reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper &w);
+std::string scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w);
+
+} // namespace smelt::primitives::cuda

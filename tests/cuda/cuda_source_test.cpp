@@ -1,0 +1,379 @@
+// The generated CUDA source, checked without a GPU: golden text of device functions and wrappers,
+// spellings of GPU builtins and atomics, single precision, and NVRTC compiles to CUBIN and PTX for
+// sm_90 (NVRTC needs no device). Golden files: tests/cuda/golden/ (SMELT_UPDATE_GOLDEN=1
+// rewrites them; review the diff).
+#include "cuda_test_util.h"
+#include "primitives/primitive_test_util.h"
+
+#include "codegen/c_like.h"
+#include "codegen/dialect.h"
+#include "pipeline.h"
+#include "primitives/combine.h"
+#include "primitives/cuda/cuda_target.h"
+#include "primitives/cuda/raw_kernel.h"
+#include "primitives/elementwise_unit.h"
+#include "primitives/program_data.h"
+#include "primitives/translation_unit.h"
+
+#ifdef SMELT_HAVE_CUDA
+#include "backends/cuda/nvrtc_compiler.h"
+#endif
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace smelt {
+namespace {
+
+using namespace testing_util;
+using primitives::cuda::cuda_target;
+
+const std::string kData = SMELT_TEST_DATA_DIR;
+
+std::string read_text(const std::string &path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Compares with tests/cuda/golden/<name>, or rewrites it under SMELT_UPDATE_GOLDEN=1. Line
+// numbers of the translation unit itself ("#line 171 \"kernel.cu\"") depend on the prelude's
+// length, so they are written as N.
+void expect_golden(const std::string &name, const std::string &generated) {
+    static const std::regex unit_line(R"(#line [0-9]+ "kernel\.cu")");
+    const std::string text = std::regex_replace(generated, unit_line, "#line N \"kernel.cu\"");
+    const std::string path = kData + "/cuda/golden/" + name;
+    const char *update = std::getenv("SMELT_UPDATE_GOLDEN");
+    if (update && *update) {
+        std::filesystem::create_directories(kData + "/cuda/golden");
+        std::ofstream(path) << text;
+        return;
+    }
+    ASSERT_TRUE(std::filesystem::exists(path))
+        << path << " missing; run with SMELT_UPDATE_GOLDEN=1";
+    EXPECT_EQ(text, read_text(path)) << "generated text differs from " << path;
+}
+
+// The module of a kernel file named by its file name only (so #line text is stable).
+std::shared_ptr<const ast::Module> parse_named(const std::string &path) {
+    auto file = std::make_shared<SourceFile>(std::filesystem::path(path).filename().string(),
+                                             read_text(path));
+    return parse_source(file);
+}
+
+CompileOptions cuda_options(Precision p = Precision::Double) {
+    CompileOptions o;
+    o.precision = p;
+    o.backend = "cuda";
+    return o;
+}
+
+std::shared_ptr<ir::Module> annotated_ir(const ast::Module &m, Precision p = Precision::Double) {
+    std::vector<KernelRequest> requests;
+    for (const auto &fn : m.functions)
+        if (fn->is_annotated()) requests.push_back({fn->name, {}, {}});
+    return build_ir(m, requests, cuda_options(p));
+}
+
+const ast::Module &prim_module() {
+    return *kernels().data().module;
+}
+
+// Everything after the prelude (device functions and wrappers).
+std::string after_prelude(const std::string &unit) {
+    const std::string end = "---- end of smelt prelude ---- */";
+    size_t at = unit.find(end);
+    EXPECT_NE(at, std::string::npos);
+    return at == std::string::npos ? unit : unit.substr(at + end.size());
+}
+
+// From the #line directive that hands numbering back to kernel.cu: the wrapper.
+std::string wrapper_part(const std::string &unit) {
+    const size_t name = unit.rfind("\"kernel.cu\"");
+    EXPECT_NE(name, std::string::npos);
+    if (name == std::string::npos) return unit;
+    return unit.substr(unit.rfind('\n', name) + 1);
+}
+
+Type ptr(Scalar s) {
+    return Type::pointer(s);
+}
+
+std::string elementwise_source(const std::string &func, std::vector<std::optional<Type>> given,
+                               Precision p = Precision::Double) {
+    return primitives::elementwise_unit(prim_module(), func, given, p, cuda_target(), "cuda")
+        .source;
+}
+
+// A reduction unit as primitives/reduction.cpp assembles it: over an array of `acc`, or over
+// map `sq(i, x)` with x of type x_elem.
+std::string reduction_source(Scalar acc, const std::string &expr, const std::string &neutral,
+                             bool with_map, Scalar x_elem = Scalar::F64,
+                             Precision p = Precision::Double) {
+    auto combine = primitives::compile_combine(expr, "<reduce_expr>", neutral, acc, &prim_module(),
+                                               cuda_options(p));
+    primitives::ReductionWrapper w;
+    w.out = acc;
+    w.ops = combine.symbols;
+    std::vector<const ir::Module *> modules;
+    std::shared_ptr<ir::Module> m;
+    if (with_map) {
+        m = build_ir(prim_module(),
+                     {{"sq", {{"i", Type::scalar(Scalar::I64)}, {"x", ptr(x_elem)}}, {}}},
+                     cuda_options(p));
+        const ir::Function *f = m->find("sq");
+        primitives::Call call;
+        call.symbol = codegen::function_symbol(*m, "sq");
+        call.result = f->return_type;
+        call.args = {{primitives::CallArg::Kind::Index, -1, f->params[0]->type},
+                     {primitives::CallArg::Kind::Param, 0, f->params[1]->type}};
+        w.params = {{"x", f->params[1]->type}};
+        w.map = call;
+        modules.push_back(m.get());
+    } else {
+        w.params = {{"ary", ptr(acc)}};
+        w.array_param = 0;
+    }
+    modules.push_back(combine.combine.get());
+    modules.push_back(combine.neutral.get());
+    return primitives::assemble_unit(cuda_target(), modules, cuda_target().reduction_wrapper(w));
+}
+
+// A scan unit: input ident(i, x), output store_all(i, item, prev_item, last_item, y, yp, last),
+// optionally segment seg_start(i, flags), as primitives/scan.cpp assembles it.
+std::string scan_source(Scalar acc, bool segmented, Precision p = Precision::Double) {
+    using K = primitives::CallArg::Kind;
+    const Type a = Type::scalar(acc), i64 = Type::scalar(Scalar::I64);
+    std::vector<KernelRequest> requests = {{"ident", {{"i", i64}, {"x", ptr(acc)}}, {}},
+                                           {"store_all",
+                                            {{"i", i64},
+                                             {"item", a},
+                                             {"prev_item", a},
+                                             {"last_item", a},
+                                             {"y", ptr(acc)},
+                                             {"yp", ptr(acc)},
+                                             {"last", ptr(acc)}},
+                                            {}}};
+    if (segmented) requests.push_back({"seg_start", {{"i", i64}, {"flags", ptr(Scalar::I32)}}, {}});
+    auto m = build_ir(prim_module(), requests, cuda_options(p));
+    auto combine = primitives::compile_combine("a+b", "<scan_expr>", "0", acc, &prim_module(),
+                                               cuda_options(p));
+    primitives::ScanWrapper w;
+    w.dtype = acc;
+    w.ops = combine.symbols;
+    w.params = {{"x", ptr(acc)}, {"y", ptr(acc)}, {"yp", ptr(acc)}, {"last", ptr(acc)}};
+    if (segmented) w.params.push_back({"flags", ptr(Scalar::I32)});
+    auto call = [&](const std::string &name, std::vector<primitives::CallArg> args) {
+        const ir::Function *f = m->find(name);
+        for (size_t k = 0; k < args.size(); ++k)
+            args[k].type = f->params[k]->type;
+        return primitives::Call{codegen::function_symbol(*m, name), args, f->return_type};
+    };
+    w.input = call("ident", {{K::Index, -1, {}}, {K::Param, 0, {}}});
+    w.output = call("store_all", {{K::Index, -1, {}},
+                                  {K::Item, -1, {}},
+                                  {K::PrevItem, -1, {}},
+                                  {K::LastItem, -1, {}},
+                                  {K::Param, 1, {}},
+                                  {K::Param, 2, {}},
+                                  {K::Param, 3, {}}});
+    if (segmented) w.segment = call("seg_start", {{K::Index, -1, {}}, {K::Param, 4, {}}});
+    w.output_uses_last_item = true;
+    return primitives::assemble_unit(cuda_target(),
+                                     {m.get(), combine.combine.get(), combine.neutral.get()},
+                                     cuda_target().scan_wrapper(w));
+}
+
+primitives::cuda::RawKernelUnit raw_unit(const std::string &func) {
+    static const auto module = parse_named(kData + "/cuda/kernels.py");
+    auto m = build_ir(*module, {{func, {}, {}}}, cuda_options());
+    return primitives::cuda::raw_kernel_unit(*m, func);
+}
+
+TEST(CudaSource, GoldenDeviceFunctions) {
+    for (const char *name : {"axpb", "control_flow", "matrices_and_calls"}) {
+        auto m = parse_named(kData + "/golden/" + name + ".py");
+        expect_golden(std::string(name) + ".cu",
+                      codegen::emit_module(*annotated_ir(*m), codegen::cuda_dialect()));
+        expect_golden(
+            std::string(name) + ".single.cu",
+            codegen::emit_module(*annotated_ir(*m, Precision::Single), codegen::cuda_dialect()));
+    }
+}
+
+TEST(CudaSource, GoldenWrappers) {
+    expect_golden("axpb.elementwise.cu",
+                  wrapper_part(elementwise_source("axpb", {ptr(Scalar::F64), ptr(Scalar::F64),
+                                                           ptr(Scalar::F64), ptr(Scalar::F64)})));
+    expect_golden("sum_f64.reduction.cu",
+                  wrapper_part(reduction_source(Scalar::F64, "a+b", "0", false)));
+    expect_golden("segmented_i32.scan.cu", wrapper_part(scan_source(Scalar::I32, true)));
+    expect_golden("block_sum.kernel.cu", after_prelude(raw_unit("block_sum").source));
+}
+
+TEST(CudaSource, EmitSourceForCudaIsPreludeThenDeviceFunctions) {
+    auto m = parse_named(kData + "/golden/axpb.py");
+    const std::string src = emit_source(*annotated_ir(*m), "cuda");
+    EXPECT_EQ(src.rfind("/* ---- smelt prelude (cuda) ---- */", 0), 0u) << src.substr(0, 200);
+    EXPECT_NE(src.find("#define SMELT_INLINE static __device__ inline"), std::string::npos);
+    EXPECT_NE(src.find("typedef long long int64_t;"), std::string::npos);
+    EXPECT_NE(src.find("#line 6 \"axpb.py\"\nSMELT_INLINE void axpb(int32_t i, double *x"),
+              std::string::npos)
+        << src;
+    // No CUDA runtime header or host-only library is needed.
+    EXPECT_EQ(src.find("#include"), std::string::npos);
+}
+
+TEST(CudaSource, GpuBuiltinsBarriersSharedMemoryAndAtomics) {
+    const std::string sum = raw_unit("block_sum").source;
+    for (const char *s : {"(int32_t)threadIdx.x", "(int32_t)blockIdx.x",
+                          "(int32_t)blockDim.x", "__syncthreads();", "__shared__ double buf[64];",
+                          "extern \"C\" __global__ void smelt_kernel_block_sum(double *smelt_p0"})
+        EXPECT_NE(sum.find(s), std::string::npos) << s << "\n" << sum;
+    EXPECT_EQ(sum.find("smelt_dynamic_shared"), std::string::npos); // no LocalMem parameter
+
+    const std::string two = raw_unit("two_local").source;
+    for (const char *s :
+         {"extern __shared__ __align__(16) unsigned char smelt_dynamic_shared[];",
+          "const uint64_t smelt_p0 /* a */", "(float *)(smelt_dynamic_shared + smelt_p0)",
+          "(double *)(smelt_dynamic_shared + smelt_p1)", "smelt_atomic_inc_i32(&counter[0])",
+          "smelt_atomic_add_f32(&total[0]", "smelt_atomic_add_f64(&dtotal[0]",
+          "return (T)atomicAdd((UT *)p, (UT)1);"})
+        EXPECT_NE(two.find(s), std::string::npos) << s << "\n" << after_prelude(two);
+}
+
+TEST(CudaSource, SinglePrecisionUnitsHaveNoDoubleAfterThePrelude) {
+    const std::string units[] = {
+        elementwise_source("axpb", {std::nullopt, std::nullopt, std::nullopt, std::nullopt},
+                           Precision::Single),
+        reduction_source(Scalar::F32, "a+b", "0", true, Scalar::F32, Precision::Single),
+        scan_source(Scalar::F32, true, Precision::Single)};
+    for (const auto &u : units) {
+        const std::string tail = after_prelude(u);
+        EXPECT_EQ(tail.find("double"), std::string::npos) << tail;
+        EXPECT_NE(tail.find("float"), std::string::npos);
+    }
+}
+
+#ifdef SMELT_HAVE_CUDA
+
+using cuda::nvrtc_compile;
+using cuda::nvrtc_options;
+
+void expect_cubin(const std::string &what, const std::string &source) {
+    cuda::NvrtcOutput out = nvrtc_compile(source, "kernel.cu", nvrtc_options("sm_90"));
+    ASSERT_TRUE(out.ok) << what << ": " << out.log << "\n" << after_prelude(source);
+    ASSERT_GE(out.binary.size(), 4u);
+    EXPECT_EQ(out.binary.substr(0, 4), std::string("\x7f"
+                                                   "ELF"))
+        << what;
+}
+
+std::string ptx_of(const std::string &source) {
+    cuda::NvrtcOutput out = nvrtc_compile(source, "kernel.cu", nvrtc_options("compute_90"));
+    EXPECT_TRUE(out.ok) << out.log;
+    return out.binary;
+}
+
+TEST(CudaNvrtc, VersionIsKnown) {
+    const std::string v = cuda::nvrtc_version();
+    EXPECT_NE(v.find('.'), std::string::npos) << v;
+}
+
+TEST(CudaNvrtc, ElementwiseUnitsCompileForSm90WithoutADevice) {
+    expect_cubin("axpb", elementwise_source(
+                             "axpb", {std::nullopt, std::nullopt, std::nullopt, std::nullopt}));
+    for (Scalar s : {Scalar::F64, Scalar::F32, Scalar::I32, Scalar::I64, Scalar::U32})
+        expect_cubin(
+            std::string("scale_shift ") + scalar_name(s),
+            elementwise_source("scale_shift", {ptr(s), ptr(s), Type::scalar(s), Type::scalar(s)}));
+    expect_cubin("kernel (renamed)", elementwise_source("kernel", {ptr(Scalar::I32)}));
+    const std::string ptx =
+        ptx_of(elementwise_source("fill_index", {ptr(Scalar::F64), std::nullopt}));
+    EXPECT_NE(ptx.find(".entry smelt_entry"), std::string::npos) << ptx;
+}
+
+TEST(CudaNvrtc, ReductionUnitsCompileForSm90WithoutADevice) {
+    for (Scalar s :
+         {Scalar::I32, Scalar::I64, Scalar::U32, Scalar::F32, Scalar::F64, Scalar::I8, Scalar::U16})
+        expect_cubin(std::string("sum ") + scalar_name(s), reduction_source(s, "a+b", "0", false));
+    expect_cubin("min f64", reduction_source(Scalar::F64, "min(a, b)", "inf", false));
+    expect_cubin("map sq", reduction_source(Scalar::F64, "a+b", "0", true));
+    const std::string ptx = ptx_of(reduction_source(Scalar::F64, "a+b", "0", true));
+    EXPECT_NE(ptx.find(".entry smelt_reduce_blocks"), std::string::npos);
+    EXPECT_NE(ptx.find(".entry smelt_reduce_final"), std::string::npos);
+    EXPECT_NE(ptx.find("shfl.sync.down"), std::string::npos); // warp shuffles, not volatile tricks
+    EXPECT_NE(ptx.find("bar.sync"), std::string::npos);
+}
+
+TEST(CudaNvrtc, ScanUnitsCompileForSm90WithoutADevice) {
+    for (Scalar s : {Scalar::I32, Scalar::I64, Scalar::U32, Scalar::F32, Scalar::F64})
+        for (bool seg : {false, true})
+            expect_cubin(std::string(seg ? "segmented " : "") + "scan " + scalar_name(s),
+                         scan_source(s, seg));
+    const std::string ptx = ptx_of(scan_source(Scalar::F64, true));
+    for (const char *e : {".entry smelt_scan_upsweep", ".entry smelt_scan_spine",
+                          ".entry smelt_scan_downsweep", "shfl.sync.up"})
+        EXPECT_NE(ptx.find(e), std::string::npos) << e;
+}
+
+TEST(CudaNvrtc, LowLevelKernelsCompileForSm90WithoutADevice) {
+    for (const char *k : {"block_sum", "reverse_blocks", "two_local", "factorials", "mixed_math"}) {
+        auto unit = raw_unit(k);
+        expect_cubin(k, unit.source);
+        EXPECT_EQ(unit.entry, std::string("smelt_kernel_") + k);
+    }
+}
+
+// Single precision: the generated PTX has no 64-bit floating-point instruction at all. (CUDA's
+// own sinf/cosf/tanf do use a few double operations in their slow-path argument reduction for
+// |x| > 105615, so the elementwise case here uses the rest of the math: //, %, **, min, max,
+// abs, sqrt, floor, exp, log, int-to-float division.)
+TEST(CudaNvrtc, SinglePrecisionPtxHasNoDoubleArithmetic) {
+    auto m = build_ir(*cuda_kernels().data().module, {{"mixed_math", {}, {}}},
+                      cuda_options(Precision::Single));
+    auto mixed = primitives::cuda::raw_kernel_unit(*m, "mixed_math");
+    const std::string units[] = {
+        mixed.source,
+        reduction_source(Scalar::F32, "a+b", "0", true, Scalar::F32, Precision::Single),
+        reduction_source(Scalar::F32, "max(a, b)", "-inf", false, Scalar::F32, Precision::Single),
+        scan_source(Scalar::F32, true, Precision::Single)};
+    for (const auto &u : units) {
+        EXPECT_EQ(after_prelude(u).find("double"), std::string::npos) << after_prelude(u);
+        const std::string ptx = ptx_of(u);
+        ASSERT_FALSE(ptx.empty());
+        EXPECT_EQ(ptx.find(".f64"), std::string::npos) << ptx;
+    }
+    // The oracle works: the same kernel in double precision does use f64.
+    auto md = build_ir(*cuda_kernels().data().module, {{"mixed_math", {}, {}}}, cuda_options());
+    const std::string dptx = ptx_of(primitives::cuda::raw_kernel_unit(*md, "mixed_math").source);
+    EXPECT_NE(dptx.find(".f64"), std::string::npos);
+}
+
+TEST(CudaNvrtc, ErrorsPointAtThePythonFile) {
+    // The generated source keeps #line directives to the .py file; NVRTC honours them and
+    // map_log turns "axpb.py(7): error" into "axpb.py:7: error".
+    auto m = parse_named(kData + "/golden/axpb.py");
+    std::string src = emit_source(*annotated_ir(*m), "cuda");
+    const size_t at = src.find("sin(x[i])");
+    ASSERT_NE(at, std::string::npos);
+    src.replace(at, 3, "sinx"); // an identifier NVRTC does not know, on the .py's line 7
+    cuda::NvrtcOutput out = nvrtc_compile(src, "kernel.cu", nvrtc_options("sm_90"));
+    EXPECT_FALSE(out.ok);
+    EXPECT_NE(out.log.find("axpb.py:7: error: identifier \"sinx\" is undefined"), std::string::npos)
+        << out.log;
+    EXPECT_NE(out.command.find("--gpu-architecture=sm_90"), std::string::npos);
+    EXPECT_EQ(cuda::map_log("a.py(3): warning: x\nplain line\n"),
+              "a.py:3: warning: x\nplain line\n");
+}
+
+#endif
+
+} // namespace
+} // namespace smelt
