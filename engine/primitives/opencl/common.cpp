@@ -29,6 +29,11 @@ std::string work_item_chunk(const std::string &indent) {
            "const long smelt_hi = smelt_lo + smelt_base + (smelt_t < smelt_rem ? 1 : 0);\n";
 }
 
+std::string level_loop(const std::string &var) {
+    return "for (uint " + var + " = 1; " + var + " < " + std::to_string(kMaxGroupSize) + "u; " +
+           var + " <<= 1) {\n";
+}
+
 std::string join_helpers(const std::string &T, const std::string &combine) {
     // Empty pairs are skipped rather than combined with the neutral element, so results equal
     // the CPU's bit for bit even where combine(x, neutral) is not exactly x (-0.0 + 0.0).
@@ -46,7 +51,7 @@ std::string join_helpers(const std::string &T, const std::string &combine) {
 std::string local_inclusive_scan(const std::string &indent, const std::string &T) {
     const std::string &i = indent;
     std::string out;
-    out += i + "for (uint smelt_s = 1; smelt_s < get_local_size(0); smelt_s <<= 1) {\n";
+    out += i + level_loop("smelt_s");
     out += i + "    const int smelt_has = smelt_l >= smelt_s;\n";
     out += i + "    " + T + " smelt_pv = smelt_lv[smelt_l];\n";
     out += i + "    uchar smelt_pf = 0;\n";

@@ -44,7 +44,8 @@ const char *unsigned_type(size_t bytes) {
 SortProgram sort_program(OpenCLBackend &b, DType key, size_t value_size, bool iota,
                          bool wide_counts) {
     const size_t kb = dtype_size(key);
-    std::string defs = "#define KT " + std::string(unsigned_type(kb)) + "\n";
+    std::string defs = "#define SMELT_MAX_GROUP " + std::to_string(kMaxGroupSize) + "u\n";
+    defs += "#define KT " + std::string(unsigned_type(kb)) + "\n";
     defs += "#define KIND " +
             std::string(dtype_is_float(key)    ? "2"
                         : dtype_is_signed(key) ? "1"

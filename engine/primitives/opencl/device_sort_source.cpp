@@ -68,7 +68,7 @@ __kernel void smelt_radix_scatter(__global const KT *keys, __global KT *keys_out
    up: chunk sums, scanned within the group (exclusive prefix per work-item at pre[t], group
    total at gs[g]); groups: one work-group turns gs into exclusive carries; down: rescan. */
 static inline void smelt_local_scan(__local CT *l, uint id) {
-    for (uint s = 1; s < get_local_size(0); s <<= 1) {
+    for (uint s = 1; s < SMELT_MAX_GROUP; s <<= 1) { /* fixed count: see level_loop() */
         CT v = id >= s ? l[id - s] : 0;
         barrier(CLK_LOCAL_MEM_FENCE);
         l[id] += v;

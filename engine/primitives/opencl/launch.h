@@ -2,6 +2,7 @@
 #pragma once
 
 #include "backends/opencl/opencl_backend.h"
+#include "primitives/opencl/wrappers.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -15,7 +16,6 @@ size_t group_size(smelt::opencl::OpenCLBackend &b, void *kernel);
 // ceil(n / per_group) clamped to [1, kMaxGroups]: a fixed split for a given n and device.
 int64_t group_count(int64_t n, int64_t per_group);
 
-inline constexpr size_t kMaxGroupSize = 256;
 inline constexpr int64_t kMaxGroups = 1024;
 
 // Downcast with an internal error for any other backend.

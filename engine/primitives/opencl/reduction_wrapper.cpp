@@ -24,7 +24,7 @@ namespace {
 std::string local_tree(const std::string &indent) {
     const std::string &i = indent;
     std::string out;
-    out += i + "for (uint smelt_s = 1; smelt_s < get_local_size(0); smelt_s <<= 1) {\n";
+    out += i + level_loop("smelt_s");
     out += i + "    if ((smelt_l & (2 * smelt_s - 1)) == 0 && smelt_l + smelt_s < "
                "get_local_size(0)) {\n";
     out += i + "        smelt_lv[smelt_l] = smelt_join(smelt_lv[smelt_l], smelt_lf[smelt_l], "

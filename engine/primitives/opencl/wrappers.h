@@ -11,6 +11,7 @@
 #include "codegen/dialect.h"
 #include "primitives/wrapper_spec.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,14 @@ inline constexpr const char *kReduceFinalEntry = "smelt_reduce_final";
 inline constexpr const char *kScanUpEntry = "smelt_scan_up";
 inline constexpr const char *kScanGroupsEntry = "smelt_scan_groups";
 inline constexpr const char *kScanDownEntry = "smelt_scan_down";
+
+// The largest work-group size launched. Loops over the levels of a work-group tree or scan run
+// a fixed log2(kMaxGroupSize) times, whatever the launch's size (extra levels do nothing), so
+// every work-item meets the same barriers: PoCL 3.1 miscompiles barrier loops bounded by
+// get_local_size(0).
+inline constexpr size_t kMaxGroupSize = 256;
+// "for (uint VAR = 1; VAR < 256u; VAR <<= 1) {"
+std::string level_loop(const std::string &var);
 
 // "__kernel void NAME(<user params>, <extra>) {": the user parameters become smelt_p0...
 // (recorded in vars.params).
