@@ -163,14 +163,10 @@ size_t dispatch(Key key, int value_bytes, CUdeviceptr keys, CUdeviceptr alt_keys
     throw InternalError("cub_sort: unknown key type");
 }
 
-int key_bits(Key key) {
-    return key == Key::I32 || key == Key::U32 ? 32 : 64;
-}
-
 } // namespace
 
-size_t temp_bytes(Key key, int value_bytes, int n) {
-    return dispatch(key, value_bytes, 0, 0, 0, 0, n, key_bits(key), 0, 0, nullptr);
+size_t temp_bytes(Key key, int value_bytes, int n, int end_bit) {
+    return dispatch(key, value_bytes, 0, 0, 0, 0, n, end_bit, 0, 0, nullptr);
 }
 
 void sort(Key key, int value_bytes, CUdeviceptr keys, CUdeviceptr alt_keys, CUdeviceptr values,

@@ -17,8 +17,8 @@ namespace smelt::cuda::cub_sort {
 
 enum class Key : uint8_t { I32, U32, I64, U64 };
 
-// Bytes of CUB temporary storage for sort() with these types.
-size_t temp_bytes(Key key, int value_bytes, int n);
+// Bytes of CUB temporary storage for sort() with these types and bits.
+size_t temp_bytes(Key key, int value_bytes, int n, int end_bit);
 
 // Stable ascending sort of keys[0, n) on bits [0, end_bit), values (value_bytes 0, 4 or 8)
 // moved along. alt_keys / alt_values are buffers of the same sizes used for ping-ponging; the

@@ -7,6 +7,7 @@
 #include "primitives/cuda/cuda_target.h"
 
 #include "codegen/dialect.h"
+#include "primitives/cuda/geometry.h"
 #include "primitives/cuda/wrappers.h"
 #include "support/error.h"
 
@@ -49,15 +50,9 @@ private:
     size_t size_ = 0;
 };
 
-size_t round_up(size_t v, size_t to) {
-    return (v + to - 1) / to * to;
-}
-
-// Blocks for a grid-stride or chunked kernel: as many as fit on the device at once, but no
-// more than `useful`.
-int64_t grid_for(smelt::cuda::CudaBackend &b, void *function, int block, int64_t useful) {
-    const int64_t resident = int64_t(b.resident_blocks(function, block)) * b.multiprocessors();
-    return std::max<int64_t>(1, std::min(useful, resident));
+// The most blocks of `function` the device holds at once.
+int64_t resident(smelt::cuda::CudaBackend &b, void *function, int block) {
+    return int64_t(b.resident_blocks(function, block)) * b.multiprocessors();
 }
 
 #endif
@@ -93,9 +88,7 @@ public:
     void run_reduction(Backend &backend, const CompiledKernel &k, int64_t n,
                        std::span<const KernelArg> args, const Buffer &result) const override {
         auto &b = as_cuda(backend);
-        const int64_t blocks =
-            n <= 0 ? 0
-                   : grid_for(b, k.entries[0], kReduceBlock, (n + kReduceBlock - 1) / kReduceBlock);
+        const int64_t blocks = reduction_blocks(n, resident(b, k.entries[0], kReduceBlock));
         // Partials of at most 8 bytes each (the accumulator is a scalar).
         const CUdeviceptr partials = b.scratch(size_t(std::max<int64_t>(blocks, 1)) * 8);
         if (blocks > 0) {
@@ -112,15 +105,12 @@ public:
                   std::span<const KernelArg> args) const override {
         if (n <= 0) return;
         auto &b = as_cuda(backend);
-        const int64_t tiles = (n + kScanTile - 1) / kScanTile;
-        const int64_t max_blocks = grid_for(b, k.entries[2], kScanBlock, tiles);
-        const int64_t per_block = (tiles + max_blocks - 1) / max_blocks;
-        const int64_t blocks = (tiles + per_block - 1) / per_block;
-        // Scratch: aggregate values and flags, carries, last_item (values of at most 8 bytes).
-        const size_t values = round_up(size_t(blocks) * 8, 256);
-        const size_t flags = round_up(size_t(blocks), 256);
-        const CUdeviceptr agg_v = b.scratch(2 * values + flags + 256);
-        const CUdeviceptr agg_f = agg_v + values, carry_v = agg_f + flags, last = carry_v + values;
+        const ScanGeometry g = scan_geometry(n, resident(b, k.entries[2], kScanBlock));
+        const int64_t blocks = g.blocks, per_block = g.per_block;
+        const ScanScratch layout = scan_scratch(blocks);
+        const CUdeviceptr base = b.scratch(layout.bytes);
+        const CUdeviceptr agg_v = base + layout.agg_v, agg_f = base + layout.agg_f,
+                          carry_v = base + layout.carry_v, last = base + layout.last;
         const LaunchDims grid = LaunchDims::linear(blocks * kScanBlock, kScanBlock);
         ArgList up({KernelArg::of(n)}, args,
                    {KernelArg::of(agg_v), KernelArg::of(agg_f), KernelArg::of(per_block)});

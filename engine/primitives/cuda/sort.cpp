@@ -115,7 +115,7 @@ void sort_by_key(Array &keys, Array *values) {
     const CUdeviceptr keys_p = device_ptr(keys), values_p = values ? device_ptr(*values) : 0;
 
     if (auto key = native_key(keys.dtype()); key && (vbytes == 0 || vbytes == 4 || vbytes == 8)) {
-        const size_t temp = cs::temp_bytes(*key, vbytes, n);
+        const size_t temp = cs::temp_bytes(*key, vbytes, n, 8 * int(kbytes));
         Layout l;
         const size_t alt_k = l.take(n * kbytes), alt_v = l.take(size_t(n) * vbytes),
                      t = l.take(temp);
@@ -127,7 +127,7 @@ void sort_by_key(Array &keys, Array *values) {
     // Mapped keys sorted with their indices, then keys and values gathered from copies.
     const size_t mbytes = kbytes <= 4 ? 4 : 8;
     const cs::Key mkey = mbytes == 4 ? cs::Key::U32 : cs::Key::U64;
-    const size_t temp = cs::temp_bytes(mkey, 4, n);
+    const size_t temp = cs::temp_bytes(mkey, 4, n, 8 * int(kbytes));
     Layout l;
     const size_t mapped = l.take(n * mbytes), alt_mapped = l.take(n * mbytes),
                  index = l.take(size_t(n) * 4), alt_index = l.take(size_t(n) * 4),
@@ -167,7 +167,7 @@ Array argsort(const Array &keys, DType index_dtype) {
     auto key = native_key(keys.dtype());
     const size_t sbytes = key ? kbytes : (kbytes <= 4 ? 4 : 8); // bytes of a key CUB sorts
     const cs::Key skey = key ? *key : (sbytes == 4 ? cs::Key::U32 : cs::Key::U64);
-    const size_t temp = cs::temp_bytes(skey, ibytes, n);
+    const size_t temp = cs::temp_bytes(skey, ibytes, n, 8 * int(kbytes));
     Layout l;
     const size_t sorted = l.take(n * sbytes), alt_sorted = l.take(n * sbytes),
                  alt_index = l.take(size_t(n) * ibytes), t = l.take(temp);
