@@ -62,7 +62,7 @@ TEST(EmitOpenCL, KernelEntryLocalMemoryBuiltinsAndBool) {
     EXPECT_NE(text.find("smelt_atomic_inc_i32(&x[0])"), std::string::npos) << text;
     // Without the entry point the same function is an ordinary device function.
     EXPECT_NE(codegen::emit_module(*m, d).find("SMELT_INLINE void ints("), std::string::npos);
-    EXPECT_THROW(emit_source(*m, "cuda"), UsageError);
+    EXPECT_THROW(emit_source(*m, "vulkan"), UsageError);
 }
 
 } // namespace
