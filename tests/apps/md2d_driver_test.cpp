@@ -225,7 +225,7 @@ TEST(Md2dBinary, RunsTheTinyConfigEndToEnd) {
 }
 
 TEST(Md2dBinary, UnavailableBackendIsAClearError) {
-    for (const auto &b : list_backends())
+    for (const auto &b : smelt::list_backends())
         if (b.name == "cuda" && b.available) GTEST_SKIP() << "a CUDA device is present";
     const fs::path dir = fresh_temp_dir("no_backend");
     auto r = run_process(md2d() + " run " + shell_quote(kTiny) + " --backend cuda --output " +
