@@ -27,12 +27,16 @@ TEST(Registry, CpuBackendsByName) {
 }
 
 TEST(Registry, UnavailableAndUnknownBackendsSayWhy) {
-    try {
-        get_backend("cuda");
-        FAIL();
-    } catch (const UsageError &e) {
-        EXPECT_NE(std::string(e.what()).find("not available"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("available: cpu"), std::string::npos) << e.what();
+    // A backend this machine lacks (cuda or opencl without a device; none on a machine with both).
+    for (const BackendStatus &b : list_backends()) {
+        if (b.available) continue;
+        try {
+            get_backend(b.name);
+            FAIL() << b.name;
+        } catch (const UsageError &e) {
+            EXPECT_NE(std::string(e.what()).find("not available"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("available: cpu"), std::string::npos) << e.what();
+        }
     }
     try {
         get_backend("vulkan");
@@ -70,7 +74,7 @@ TEST(Cli, DevicesCacheInfoAndClear) {
     EXPECT_EQ(devices.exit_status, 0) << devices.output;
     EXPECT_NE(devices.output.find("cpu         available"), std::string::npos) << devices.output;
     EXPECT_NE(devices.output.find("threads"), std::string::npos) << devices.output;
-    EXPECT_NE(devices.output.find("cuda        unavailable"), std::string::npos) << devices.output;
+    EXPECT_NE(devices.output.find("cuda        "), std::string::npos) << devices.output;
 
     // Two entries built through the library show up in `cache info` and go with `cache clear`.
     cpu::CpuBackend cpu({}, DiskCache(dir.path()));
