@@ -87,9 +87,10 @@ class Array:
     def __repr__(self):
         return "Array(%s, n=%d, backend=%r)" % (self.dtype, len(self), self.backend)
 
-    def __array__(self, dtype=None):
+    def __array__(self, dtype=None, copy=None):
         self.pull()
-        return self.data if dtype is None else self.data.astype(dtype)
+        data = self.data if dtype is None else self.data.astype(dtype, copy=False)
+        return data.copy() if copy else data
 
     # --- data movement ---
     def pull(self):

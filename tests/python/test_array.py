@@ -27,10 +27,17 @@ def test_wrap_shares_memory_and_keeps_identity(backend):
     b, c = wrap(x, np.zeros(3, np.int32), backend=backend)
     assert b.data is x and c.dtype == np.int32
     assert wrap(a) is a
-    if backend != "python":
+    if backend in ("cython", "python"):
         assert a.dev.host_addressable  # the CPU: no copy
         x[2] = 42.0
         assert np.asarray(a.dev)[2] == 42.0
+    else:  # a GPU: the NumPy array is the host copy, sent by push() and filled by pull()
+        assert not a.dev.host_addressable
+        x[2] = 42.0
+        a.push()
+        x[2] = 0.0
+        a.pull()
+        assert x[2] == 42.0
 
 
 def test_wrap_rejects_what_it_cannot_alias():
@@ -46,16 +53,16 @@ def test_wrap_rejects_what_it_cannot_alias():
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_factories_match_numpy(backend, dtype):
-    np.testing.assert_array_equal(smelt.zeros(7, dtype, backend).data, np.zeros(7, dtype))
-    np.testing.assert_array_equal(smelt.ones(7, dtype, backend).data, np.ones(7, dtype))
-    np.testing.assert_array_equal(smelt.arange(0, 20, 3, dtype=dtype, backend=backend).data,
+    np.testing.assert_array_equal(smelt.zeros(7, dtype, backend).get(), np.zeros(7, dtype))
+    np.testing.assert_array_equal(smelt.ones(7, dtype, backend).get(), np.ones(7, dtype))
+    np.testing.assert_array_equal(smelt.arange(0, 20, 3, dtype=dtype, backend=backend).get(),
                                   np.arange(0, 20, 3, dtype=dtype))
-    np.testing.assert_array_equal(smelt.linspace(0, 90, 13, dtype, backend).data,
+    np.testing.assert_array_equal(smelt.linspace(0, 90, 13, dtype, backend).get(),
                                   np.floor(np.linspace(0, 90, 13)).astype(dtype)
                                   if np.dtype(dtype).kind != "f" else np.linspace(0, 90, 13, dtype=dtype))
     assert len(smelt.empty(9, dtype, backend)) == 9
     assert smelt.arange(5, backend=backend).dtype == np.int64
-    np.testing.assert_array_equal(smelt.arange(5, backend=backend).data, np.arange(5))
+    np.testing.assert_array_equal(smelt.arange(5, backend=backend).get(), np.arange(5))
 
 
 def test_methods(backend):
@@ -75,7 +82,7 @@ def test_methods(backend):
     np.testing.assert_array_equal(np.asarray(a), np.full(6, 1.5))
     idx = wrap(np.array([5, 0, 2], np.int64), backend=backend)
     a.set(np.arange(6.0))
-    np.testing.assert_array_equal(a.align(idx).data, [5, 0, 2])
+    np.testing.assert_array_equal(a.align(idx).get(), [5, 0, 2])
     assert a.empty_like().dtype == a.dtype and len(a.zeros_like()) == 6
     x = np.arange(5.0)
     w = wrap(x, backend=backend)
@@ -87,7 +94,7 @@ def test_bool_arrays(backend):
     m = np.array([True, False, True, True])
     a = wrap(m, backend=backend)
     assert a.dtype == np.bool_ and a.data is m
-    assert smelt.sum(a) == 3 and smelt.cumsum(a).data.tolist() == [1, 1, 2, 3]
+    assert smelt.sum(a) == 3 and smelt.cumsum(a).get().tolist() == [1, 1, 2, 3]
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.uint16, np.float32, np.float64])
@@ -99,14 +106,14 @@ def test_comparisons_and_arithmetic(backend, dtype, rng):
                       (a == b, x == y), (a != b, x != y), (a < 10, x < 10), (a > 2.5, x > 2.5),
                       (a == x[3], x == x[3]), (5 > a, 5 > x)]:
         assert got.dtype == np.bool_
-        np.testing.assert_array_equal(got.data, want)
+        np.testing.assert_array_equal(got.get(), want)
     for got, want in [(a + b, x + y), (a - b, x - y), (a * b, x * y), (a + 3, x + 3),
                       (2 * a, 2 * x)]:
         assert got.dtype == want.dtype
-        np.testing.assert_array_equal(got.data, want)
+        np.testing.assert_array_equal(got.get(), want)
     if np.dtype(dtype).kind == "f":
-        np.testing.assert_allclose((a / 4).data, x / 4, rtol=1e-6)
-        np.testing.assert_allclose((-a).data, -x)
+        np.testing.assert_allclose((a / 4).get(), x / 4, rtol=1e-6)
+        np.testing.assert_allclose((-a).get(), -x)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -138,34 +145,34 @@ def test_reductions_of_empty_arrays(backend):
 def test_cumsum(backend, dtype, rng):
     x = values(rng, 517, dtype)
     out = smelt.cumsum(wrap(x, backend=backend))
-    np.testing.assert_allclose(out.data, np.cumsum(x), rtol=1e-12)
+    np.testing.assert_allclose(out.get(), np.cumsum(x), rtol=1e-12)
     assert out.dtype == np.cumsum(x).dtype
     given = smelt.zeros(517, out.dtype, backend)
     assert smelt.cumsum(x, out=given) is given
-    np.testing.assert_allclose(given.data, np.cumsum(x), rtol=1e-12)
+    np.testing.assert_allclose(given.get(), np.cumsum(x), rtol=1e-12)
 
 
 def test_take_where_argsort_sort_by_keys_align(backend, rng):
     x = rng.normal(size=300)
     idx = rng.integers(0, 300, 50).astype(np.int64)
     a = wrap(x, backend=backend)
-    np.testing.assert_array_equal(smelt.take(a, idx).data, x[idx])
+    np.testing.assert_array_equal(smelt.take(a, idx).get(), x[idx])
     out = smelt.zeros(50, np.float64, backend)
     assert smelt.take(a, wrap(idx, backend=backend), out=out) is out
-    np.testing.assert_array_equal(out.data, x[idx])
+    np.testing.assert_array_equal(out.get(), x[idx])
     with pytest.raises(smelt.UsageError):
         smelt.take(a, np.array([300], np.int64))
 
     cond = x > 0
-    np.testing.assert_array_equal(smelt.where(cond, x, -x).data, np.abs(x))
-    np.testing.assert_array_equal(smelt.where(a > 0, a, 0.0).data, np.where(x > 0, x, 0.0))
+    np.testing.assert_array_equal(smelt.where(cond, x, -x).get(), np.abs(x))
+    np.testing.assert_array_equal(smelt.where(a > 0, a, 0.0).get(), np.where(x > 0, x, 0.0))
 
     keys = rng.integers(0, 20, 300).astype(np.int32)
     order = smelt.argsort(keys)
-    np.testing.assert_array_equal(order.data, np.argsort(keys, kind="stable"))
+    np.testing.assert_array_equal(order.get(), np.argsort(keys, kind="stable"))
     k2, v2 = smelt.sort_by_keys([wrap(keys, backend=backend), a])
-    np.testing.assert_array_equal(k2.data, np.sort(keys, kind="stable"))
-    np.testing.assert_array_equal(v2.data, x[np.argsort(keys, kind="stable")])
+    np.testing.assert_array_equal(k2.get(), np.sort(keys, kind="stable"))
+    np.testing.assert_array_equal(v2.get(), x[np.argsort(keys, kind="stable")])
     y1, y2 = smelt.align([a, wrap(keys, backend=backend)], order)
-    np.testing.assert_array_equal(y1.data, x[order.data])
-    np.testing.assert_array_equal(y2.data, keys[order.data])
+    np.testing.assert_array_equal(y1.get(), x[order.get()])
+    np.testing.assert_array_equal(y2.get(), keys[order.get()])

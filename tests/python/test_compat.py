@@ -94,3 +94,24 @@ def test_parpy_print_compiled_and_compile_string(compiled_backend):
     x = np.zeros(3)
     k(x, 2.5)
     np.testing.assert_array_equal(x, [2.5, 2.5, 2.5])
+
+
+def test_source_edited_after_import_falls_back_to_the_function(tmp_path, monkeypatch):
+    # A module whose file stops parsing after import (edited on disk): the function's own lines
+    # (inspect.getsourcelines) are compiled alone, at their line numbers.
+    path = tmp_path / "edited_kernels.py"
+    path.write_text("K = 3\n\n\ndef add_k(i, x):\n    x[i] = x[i] + 3\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import edited_kernels
+    path.write_text("K = 3\n\n\ndef add_k(i, x):\n    x[i] = x[i] + 3\n\nthis is not python\n")
+    x = np.zeros(4)
+    Elementwise(edited_kernels.add_k, backend="cython")(x)
+    np.testing.assert_array_equal(x, [3, 3, 3, 3])
+    text = smelt.kernel_text(edited_kernels.add_k)
+    assert text.splitlines()[3] == "def add_k(i, x):" and "not python" not in text
+
+
+def test_partial_is_not_unwrapped():
+    import functools
+    with pytest.raises(smelt.UsageError, match="Python function"):
+        Elementwise(functools.partial(block_sum, 0))
