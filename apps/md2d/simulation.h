@@ -51,7 +51,8 @@ public:
 
     // Compiles every kernel of the step now (each primitive compiles on its first call), so a
     // timed loop measures steps only: runs kick_drift and kick with dt = 0, which leave the
-    // state unchanged (x + 0 v = x; wrapped positions stay put), and the reductions.
+    // state unchanged (x + 0 v = x; wrapped positions stay put), and the reductions (the
+    // neighbour list's displacement check included). Call after set_state / set_initial_state.
     void compile_kernels();
 
     Observables observables();
