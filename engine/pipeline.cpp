@@ -71,11 +71,14 @@ std::vector<Diagnostic> check_functions(const ast::Module &module,
         auto declared = types::read_declared_types(*fn, false, scratch);
         bool typed = true;
         for (size_t k = 0; k < fn->params.size(); ++k)
-            typed = typed && (declared.params[k] || fn->params[k].name == "i" || fn->params[k].name == "N");
-        if (typed) requests.push_back({fn->name, {}, {}});
+            typed = typed &&
+                    (declared.params[k] || fn->params[k].name == "i" || fn->params[k].name == "N");
+        if (typed)
+            requests.push_back({fn->name, {}, {}});
         else {
             untyped_errors.insert(untyped_errors.end(), fn->errors.begin(), fn->errors.end());
-            for (const auto &d : scratch.diagnostics()) untyped_errors.push_back(d);
+            for (const auto &d : scratch.diagnostics())
+                untyped_errors.push_back(d);
         }
     }
     std::vector<Diagnostic> out;

@@ -127,8 +127,8 @@ void Simulation::step() {
 void Simulation::compile_kernels() {
     const auto box = config_.box();
     const double m = config_.system.mass;
-    kick_drift_({x_, y_, vx_, vy_, fx_, fy_, m, 0.0, box[0], box[1],
-                 int32_t(config_.periodic() ? 1 : 0)});
+    kick_drift_(
+        {x_, y_, vx_, vy_, fx_, fy_, m, 0.0, box[0], box[1], int32_t(config_.periodic() ? 1 : 0)});
     kick_({vx_, vy_, fx_, fy_, m, 0.0});
     (void)neighbors_.max_displacement2({x_, y_}); // the rebuild check (after the first build)
     (void)observables();

@@ -82,17 +82,18 @@ private:
 };
 
 namespace detail {
-[[noreturn]] void throw_internal(const char *file, int line, const char *cond, const std::string &msg);
+[[noreturn]] void throw_internal(const char *file, int line, const char *cond,
+                                 const std::string &msg);
 }
 
 } // namespace smelt
 
 // INTERNAL_ASSERT(cond) << "details"; throws InternalError with file/line when cond is false.
-#define SMELT_INTERNAL_ASSERT(cond, msg)                                                         \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            std::ostringstream smelt_os_;                                                        \
-            smelt_os_ << msg;                                                                    \
-            ::smelt::detail::throw_internal(__FILE__, __LINE__, #cond, smelt_os_.str());         \
-        }                                                                                        \
+#define SMELT_INTERNAL_ASSERT(cond, msg)                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::ostringstream smelt_os_;                                                          \
+            smelt_os_ << msg;                                                                      \
+            ::smelt::detail::throw_internal(__FILE__, __LINE__, #cond, smelt_os_.str());           \
+        }                                                                                          \
     } while (0)

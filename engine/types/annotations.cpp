@@ -89,8 +89,9 @@ DeclaredTypes read_declared_types(const ast::FunctionDef &fn, bool single, Diagn
     auto set_param = [&](int idx, std::optional<Type> t, SourceLoc loc) {
         if (!t) return;
         if (out.params[idx] && *out.params[idx] != *t) {
-            sink.error(loc, "parameter '" + fn.params[idx].name + "' is given two different types (" +
-                                out.params[idx]->str() + " and " + t->str() + ")");
+            sink.error(loc, "parameter '" + fn.params[idx].name +
+                                "' is given two different types (" + out.params[idx]->str() +
+                                " and " + t->str() + ")");
             return;
         }
         out.params[idx] = t;
@@ -118,14 +119,15 @@ DeclaredTypes read_declared_types(const ast::FunctionDef &fn, bool single, Diagn
                 continue;
             }
             if (kw.value->kind != ast::ExprKind::Str) { // doublep='x, y'
-                sink.error(kw.value->loc, "expected a string of parameter names, e.g. " + kw.name +
-                                              "='x, y'");
+                sink.error(kw.value->loc,
+                           "expected a string of parameter names, e.g. " + kw.name + "='x, y'");
                 continue;
             }
             for (const auto &pname : split_names(kw.value->str_value)) {
                 int p = param_index(fn, pname);
                 if (p < 0) {
-                    sink.error(kw.value->loc, "'" + pname + "' is not a parameter of '" + fn.name + "'");
+                    sink.error(kw.value->loc,
+                               "'" + pname + "' is not a parameter of '" + fn.name + "'");
                     continue;
                 }
                 set_param(p, maybe_single(t, single), kw.value->loc);
@@ -134,7 +136,9 @@ DeclaredTypes read_declared_types(const ast::FunctionDef &fn, bool single, Diagn
     }
     for (size_t i = 0; i < fn.params.size(); ++i) {
         const auto &p = fn.params[i];
-        if (p.annotation) set_param(static_cast<int>(i), type_from_expr(*p.annotation, single, sink), p.annotation->loc);
+        if (p.annotation)
+            set_param(static_cast<int>(i), type_from_expr(*p.annotation, single, sink),
+                      p.annotation->loc);
         if (!out.params[i] && p.default_value) {
             auto t = type_from_default(*p.default_value, single);
             if (!t)
@@ -155,7 +159,8 @@ struct DeclCursor {
     const std::string &s;
     size_t pos = 0;
     void skip_ws() {
-        while (pos < s.size() && std::isspace(static_cast<unsigned char>(s[pos]))) ++pos;
+        while (pos < s.size() && std::isspace(static_cast<unsigned char>(s[pos])))
+            ++pos;
     }
     bool eat(char c) {
         skip_ws();
@@ -168,7 +173,9 @@ struct DeclCursor {
     std::string word() {
         skip_ws();
         size_t b = pos;
-        while (pos < s.size() && (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_')) ++pos;
+        while (pos < s.size() &&
+               (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_'))
+            ++pos;
         return s.substr(b, pos - b);
     }
     bool at_end() {
@@ -203,7 +210,8 @@ std::optional<DeclaredLocal> parse_declare_string(const std::string &text, bool 
     if (w != "matrix") {
         auto t = parse_type_name(w);
         if (!t || !c.at_end() || out.local_mem) {
-            error = "cannot declare '" + text + "': expected a type such as 'int', 'double', "
+            error = "cannot declare '" + text +
+                    "': expected a type such as 'int', 'double', "
                     "'matrix(3)', \"matrix((2, 2), 'int')\" or 'LOCAL_MEM matrix(128)'";
             return std::nullopt;
         }
@@ -215,14 +223,18 @@ std::optional<DeclaredLocal> parse_declare_string(const std::string &text, bool 
     if (ok && c.eat('(')) {
         do {
             auto e = extent(c.word(), module);
-            if (!e) ok = false;
-            else dims.push_back(*e);
+            if (!e)
+                ok = false;
+            else
+                dims.push_back(*e);
         } while (ok && c.eat(','));
         ok = ok && c.eat(')');
     } else if (ok) {
         auto e = extent(c.word(), module);
-        if (!e) ok = false;
-        else dims.push_back(*e);
+        if (!e)
+            ok = false;
+        else
+            dims.push_back(*e);
     }
     Scalar elem = Scalar::F64;
     if (ok && c.eat(',')) {
@@ -232,9 +244,11 @@ std::optional<DeclaredLocal> parse_declare_string(const std::string &text, bool 
         if (ok) elem = t->elem;
     }
     ok = ok && c.eat(')') && c.at_end() && !dims.empty();
-    for (auto d : dims) ok = ok && d > 0;
+    for (auto d : dims)
+        ok = ok && d > 0;
     if (!ok) {
-        error = "cannot declare '" + text + "': a matrix needs positive constant extents, e.g. "
+        error = "cannot declare '" + text +
+                "': a matrix needs positive constant extents, e.g. "
                 "'matrix(3)' or \"matrix((2, 2), 'int')\"";
         return std::nullopt;
     }

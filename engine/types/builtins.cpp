@@ -11,12 +11,15 @@ const std::map<std::string, BuiltinInfo> &table() {
     using K = BuiltinKind;
     static const std::map<std::string, BuiltinInfo> t = [] {
         std::map<std::string, BuiltinInfo> m;
-        for (const char *n : {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
-                              "asinh", "acosh", "atanh", "exp", "expm1", "log", "log10", "log2",
-                              "log1p", "sqrt", "cbrt", "fabs", "floor", "ceil", "trunc", "erf", "erfc"})
+        for (const char *n :
+             {"sin",   "cos",   "tan",   "asin",  "acos",  "atan",  "sinh",  "cosh", "tanh",
+              "asinh", "acosh", "atanh", "exp",   "expm1", "log",   "log10", "log2", "log1p",
+              "sqrt",  "cbrt",  "fabs",  "floor", "ceil",  "trunc", "erf",   "erfc"})
             m[n] = {K::MathUnary, 1, 1};
-        for (const char *n : {"atan2", "pow", "hypot", "fmod", "copysign"}) m[n] = {K::MathBinary, 2, 2};
-        for (const char *n : {"isnan", "isinf", "isfinite"}) m[n] = {K::Classify, 1, 1};
+        for (const char *n : {"atan2", "pow", "hypot", "fmod", "copysign"})
+            m[n] = {K::MathBinary, 2, 2};
+        for (const char *n : {"isnan", "isinf", "isfinite"})
+            m[n] = {K::Classify, 1, 1};
         m["abs"] = {K::Abs, 1, 1};
         m["min"] = {K::MinMax, 2, -1};
         m["max"] = {K::MinMax, 2, -1};

@@ -9,17 +9,17 @@
 namespace smelt::types {
 
 enum class BuiltinKind {
-    MathUnary,    // sin(x): float in, same float out (ints become the default float)
-    MathBinary,   // atan2(y, x), pow, hypot, fmod, copysign: both promoted to one float type
-    Classify,     // isnan(x) → bool
-    Abs,          // abs(x): same type as x
-    MinMax,       // min(a, b, ...), max(...): promoted type
-    IntConv,      // int(x): truncation to int
-    FloatConv,    // float(x): the default float type
-    Cast,         // cast(x, 'type')
-    Declare,      // declare('type'[, n]): only as the right-hand side of an assignment
-    Atomic,       // atomic_inc(x[i]), atomic_dec(x[i]), atomic_add(x[i], v)
-    Barrier,      // local_barrier()
+    MathUnary,  // sin(x): float in, same float out (ints become the default float)
+    MathBinary, // atan2(y, x), pow, hypot, fmod, copysign: both promoted to one float type
+    Classify,   // isnan(x) → bool
+    Abs,        // abs(x): same type as x
+    MinMax,     // min(a, b, ...), max(...): promoted type
+    IntConv,    // int(x): truncation to int
+    FloatConv,  // float(x): the default float type
+    Cast,       // cast(x, 'type')
+    Declare,    // declare('type'[, n]): only as the right-hand side of an assignment
+    Atomic,     // atomic_inc(x[i]), atomic_dec(x[i]), atomic_add(x[i], v)
+    Barrier,    // local_barrier()
 };
 
 struct BuiltinInfo {

@@ -6,9 +6,15 @@ namespace smelt::types {
 
 namespace {
 
-int64_t wrap_add(int64_t a, int64_t b) { return static_cast<int64_t>(uint64_t(a) + uint64_t(b)); }
-int64_t wrap_sub(int64_t a, int64_t b) { return static_cast<int64_t>(uint64_t(a) - uint64_t(b)); }
-int64_t wrap_mul(int64_t a, int64_t b) { return static_cast<int64_t>(uint64_t(a) * uint64_t(b)); }
+int64_t wrap_add(int64_t a, int64_t b) {
+    return static_cast<int64_t>(uint64_t(a) + uint64_t(b));
+}
+int64_t wrap_sub(int64_t a, int64_t b) {
+    return static_cast<int64_t>(uint64_t(a) - uint64_t(b));
+}
+int64_t wrap_mul(int64_t a, int64_t b) {
+    return static_cast<int64_t>(uint64_t(a) * uint64_t(b));
+}
 
 int64_t py_floordiv(int64_t a, int64_t b) {
     int64_t q = a / b;
@@ -66,7 +72,8 @@ std::optional<ConstValue> fold_binary(const std::string &op, ConstValue a, Const
         if (op == "**") {
             if (y < 0) return std::pow(double(x), double(y));
             int64_t r = 1;
-            for (int64_t k = 0; k < y && k < 64; ++k) r = wrap_mul(r, x);
+            for (int64_t k = 0; k < y && k < 64; ++k)
+                r = wrap_mul(r, x);
             return r;
         }
         if (op == "/") {

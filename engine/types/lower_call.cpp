@@ -33,25 +33,31 @@ TExpr FunctionLowerer::call(const ast::Expr &e) {
     // language's own constructs (declare, cast, atomics, local_barrier) cannot be redefined.
     const ast::FunctionDef *fn = mod_.ast().find_function(name);
     auto builtin = find_builtin(name);
-    bool construct = builtin && (builtin->kind == BuiltinKind::Declare || builtin->kind == BuiltinKind::Cast ||
-                                 builtin->kind == BuiltinKind::Atomic || builtin->kind == BuiltinKind::Barrier);
+    bool construct =
+        builtin && (builtin->kind == BuiltinKind::Declare || builtin->kind == BuiltinKind::Cast ||
+                    builtin->kind == BuiltinKind::Atomic || builtin->kind == BuiltinKind::Barrier);
     if (builtin && (!fn || construct)) return builtin_call(e, name);
     if (!fn) {
-        if (name == "range") fail(callee.loc, "range() is only allowed as the iterable of a for loop");
+        if (name == "range")
+            fail(callee.loc, "range() is only allowed as the iterable of a for loop");
         bool imported = false;
-        for (const auto &n : mod_.ast().imported_names) imported = imported || n == name;
+        for (const auto &n : mod_.ast().imported_names)
+            imported = imported || n == name;
         if (imported)
-            fail(callee.loc, "'" + name + "' is imported, but kernels can only call builtins and "
-                                          "functions defined in this file");
-        fail(callee.loc, "call to unknown function '" + name + "'; kernels can call builtins (sin, "
-                                                           "abs, min, ...) and functions defined in this file");
+            fail(callee.loc, "'" + name +
+                                 "' is imported, but kernels can only call builtins and "
+                                 "functions defined in this file");
+        fail(callee.loc, "call to unknown function '" + name +
+                             "'; kernels can call builtins (sin, "
+                             "abs, min, ...) and functions defined in this file");
     }
     size_t nargs = e.args.size() - 1;
     if (nargs != fn->params.size())
         fail(e.loc, "'" + name + "' takes " + plural(fn->params.size(), "argument") + " but " +
                         std::to_string(nargs) + (nargs == 1 ? " was" : " were") + " given");
     std::vector<TExpr> args;
-    for (size_t k = 1; k < e.args.size(); ++k) args.push_back(expr(*e.args[k]));
+    for (size_t k = 1; k < e.args.size(); ++k)
+        args.push_back(expr(*e.args[k]));
     CalleeRef ref = mod_.specialise(*fn, args, e.loc, *this);
     std::vector<ir::ExprPtr> converted;
     for (size_t k = 0; k < args.size(); ++k)
@@ -64,9 +70,11 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
     BuiltinInfo info = *find_builtin(name);
     size_t nargs = e.args.size() - 1;
     if (int(nargs) < info.min_args || (info.max_args >= 0 && int(nargs) > info.max_args)) {
-        std::string want = info.max_args < 0 ? "at least " + plural(info.min_args, "argument")
-                           : info.min_args == info.max_args ? plural(info.min_args, "argument")
-                               : std::to_string(info.min_args) + " or " + plural(info.max_args, "argument");
+        std::string want =
+            info.max_args < 0 ? "at least " + plural(info.min_args, "argument")
+            : info.min_args == info.max_args
+                ? plural(info.min_args, "argument")
+                : std::to_string(info.min_args) + " or " + plural(info.max_args, "argument");
         fail(e.loc, name + "() takes " + want + " but " + std::to_string(nargs) +
                         (nargs == 1 ? " was" : " were") + " given");
     }
@@ -74,8 +82,9 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
     auto arg = [&](size_t k) { return expr(*e.args[k + 1]); };
     auto need_number = [&](const TExpr &x, size_t k) {
         if (!x.type().is_scalar())
-            fail(e.args[k + 1]->loc, name + "() needs a number, not " +
-                                         (x.type().is_void() ? std::string("nothing") : x.type().str()));
+            fail(e.args[k + 1]->loc,
+                 name + "() needs a number, not " +
+                     (x.type().is_void() ? std::string("nothing") : x.type().str()));
     };
     auto float_type_of = [&](const TExpr &x) {
         return x.type().is_float() ? x.type() : Type::scalar(default_float());
@@ -103,7 +112,9 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
         if (x.weak) {
             if (x.type().is_float())
                 return {ir::Expr::float_const(x.type(), std::fabs(x.e->float_value), e.loc), true};
-            return {ir::Expr::int_const(x.type(), x.e->int_value < 0 ? -x.e->int_value : x.e->int_value, e.loc), true};
+            return {ir::Expr::int_const(
+                        x.type(), x.e->int_value < 0 ? -x.e->int_value : x.e->int_value, e.loc),
+                    true};
         }
         Type t = x.type().is_bool() ? Type::scalar(Scalar::I32) : x.type();
         return {ir::Expr::call("abs", true, t, {convert(x, t, e.loc)}, e.loc)};
@@ -146,7 +157,8 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
         if (tn.kind != ast::ExprKind::Str)
             fail(tn.loc, "cast() needs the type as a string, e.g. cast(x, 'float')");
         auto t = parse_type_name(tn.str_value);
-        if (!t || !t->is_scalar()) fail(tn.loc, "cast() needs a scalar type name, not '" + tn.str_value + "'");
+        if (!t || !t->is_scalar())
+            fail(tn.loc, "cast() needs a scalar type name, not '" + tn.str_value + "'");
         if (mod_.single()) t = demote_to_single(*t);
         return {convert(x, *t, e.loc)};
     }
@@ -164,17 +176,19 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
         Type et = Type::scalar(elem);
         if (name != "atomic_add" && !et.is_integer())
             fail(target.loc, name + "() needs an integer array, not " + p.base->type.str());
-        if (elem == Scalar::I8 || elem == Scalar::U8 || elem == Scalar::I16 || elem == Scalar::U16 ||
-            elem == Scalar::Bool)
+        if (elem == Scalar::I8 || elem == Scalar::U8 || elem == Scalar::I16 ||
+            elem == Scalar::U16 || elem == Scalar::Bool)
             fail(target.loc, "atomics need 32- or 64-bit elements, not " + p.base->type.str());
         ir::ExprPtr value;
-        auto op = name == "atomic_inc" ? ir::AtomicOp::Inc
-                  : name == "atomic_dec" ? ir::AtomicOp::Dec : ir::AtomicOp::Add;
+        auto op = name == "atomic_inc"   ? ir::AtomicOp::Inc
+                  : name == "atomic_dec" ? ir::AtomicOp::Dec
+                                         : ir::AtomicOp::Add;
         if (op == ir::AtomicOp::Add) {
             TExpr v = arg(1);
             need_number(v, 1);
             if (v.type().is_float() && !v.weak && et.is_integer())
-                fail(e.args[2]->loc, "atomic_add() of a " + v.type().str() + " to an integer array");
+                fail(e.args[2]->loc,
+                     "atomic_add() of a " + v.type().str() + " to an integer array");
             value = convert(v, et, e.loc);
         }
         return {ir::Expr::atomic(op, p.base, p.indices[0], value, e.loc)};
@@ -182,7 +196,8 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
     case BuiltinKind::Barrier:
         if (!gpu_builtins_allowed())
             fail(callee.loc, "local_barrier() is only available in low-level kernels on the opencl "
-                             "and cuda backends, not on '" + options().backend + "'");
+                             "and cuda backends, not on '" +
+                                 options().backend + "'");
         return {ir::Expr::call(name, true, Type::void_(), {}, e.loc)};
     }
     fail(e.loc, "unsupported builtin '" + name + "'");

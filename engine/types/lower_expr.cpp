@@ -69,9 +69,15 @@ Scalar fit_int_literal(Scalar s, int64_t v) {
     return p == Scalar::U64 ? p : Scalar::I64;
 }
 
-Scalar FunctionLowerer::default_float() const { return mod_.single() ? Scalar::F32 : Scalar::F64; }
-const CompileOptions &FunctionLowerer::options() const { return mod_.options(); }
-bool FunctionLowerer::gpu_builtins_allowed() const { return options().backend != "cpu"; }
+Scalar FunctionLowerer::default_float() const {
+    return mod_.single() ? Scalar::F32 : Scalar::F64;
+}
+const CompileOptions &FunctionLowerer::options() const {
+    return mod_.options();
+}
+bool FunctionLowerer::gpu_builtins_allowed() const {
+    return options().backend != "cpu";
+}
 
 void FunctionLowerer::fail(SourceLoc loc, const std::string &msg) {
     sink_.error(loc, msg);
@@ -88,7 +94,8 @@ ir::ExprPtr FunctionLowerer::convert(const TExpr &x, const Type &to, SourceLoc l
     if (x.weak && to.is_scalar()) {
         if (to.is_float()) return ir::Expr::float_const(to, as_double(const_value(x)), loc);
         if (to.is_bool()) return ir::Expr::bool_const(as_double(const_value(x)) != 0, loc);
-        if (x.type().is_integer()) return ir::Expr::int_const(to, canonical_int(to.elem, x.e->int_value), loc);
+        if (x.type().is_integer())
+            return ir::Expr::int_const(to, canonical_int(to.elem, x.e->int_value), loc);
     }
     return ir::Expr::cast(to, x.e, loc);
 }
@@ -115,7 +122,8 @@ ir::ExprPtr FunctionLowerer::to_bool(const TExpr &x, SourceLoc loc) {
     if (t.is_bool()) return x.e;
     if (x.weak) return ir::Expr::bool_const(as_double(const_value(x)) != 0, loc);
     if (t.is_numeric()) {
-        auto zero = t.is_float() ? ir::Expr::float_const(t, 0.0, loc) : ir::Expr::int_const(t, 0, loc);
+        auto zero =
+            t.is_float() ? ir::Expr::float_const(t, 0.0, loc) : ir::Expr::int_const(t, 0, loc);
         return ir::Expr::binary(ir::BinaryOp::Ne, x.e, zero, loc);
     }
     fail(loc, "an array cannot be used as a truth value");
@@ -127,9 +135,9 @@ Type FunctionLowerer::common_numeric(const TExpr &a, const TExpr &b, SourceLoc l
             fail(loc, "operands must be numbers, not " +
                           (x->type().is_void() ? std::string("a call that returns nothing")
                                                : "an array (" + x->type().str() + ")"));
-    if (a.weak && b.weak) return promote(a.type().elem, b.type().elem) == Scalar::I64
-                                     ? Type::scalar(Scalar::I64)
-                                     : Type::scalar(default_float());
+    if (a.weak && b.weak)
+        return promote(a.type().elem, b.type().elem) == Scalar::I64 ? Type::scalar(Scalar::I64)
+                                                                    : Type::scalar(default_float());
     if (a.weak || b.weak) {
         const TExpr &w = a.weak ? a : b;
         const TExpr &t = a.weak ? b : a;
@@ -185,9 +193,10 @@ FunctionLowerer::Place FunctionLowerer::subscript(const ast::Expr &e) {
         fail(base->loc, "'" + base->name + "' is " + bt.str() + ", which cannot be indexed");
     size_t want = bt.is_pointer() ? 1 : bt.dims.size();
     if (index_nodes.size() != want)
-        fail(index_nodes.size() > want ? index_nodes[want]->loc : e.loc, "'" + base->name + "' has " + std::to_string(want) + " dimension" +
-                        (want == 1 ? "" : "s") + " but " + std::to_string(index_nodes.size()) +
-                        (index_nodes.size() == 1 ? " index was" : " indices were") + " given");
+        fail(index_nodes.size() > want ? index_nodes[want]->loc : e.loc,
+             "'" + base->name + "' has " + std::to_string(want) + " dimension" +
+                 (want == 1 ? "" : "s") + " but " + std::to_string(index_nodes.size()) +
+                 (index_nodes.size() == 1 ? " index was" : " indices were") + " given");
     Place p{b.e->var, {}};
     for (size_t k = 0; k < index_nodes.size(); ++k) {
         TExpr ix = expr(*index_nodes[k]);
@@ -208,7 +217,8 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
     using K = ast::ExprKind;
     switch (e.kind) {
     case K::Int:
-        if (e.int_value > uint64_t(INT64_MAX)) fail(e.loc, "integer literal is too large for 64 bits");
+        if (e.int_value > uint64_t(INT64_MAX))
+            fail(e.loc, "integer literal is too large for 64 bits");
         return {ir::Expr::int_const(Type::scalar(Scalar::I64), int64_t(e.int_value), e.loc), true};
     case K::Float:
         return {ir::Expr::float_const(Type::scalar(default_float()), e.float_value, e.loc), true};
@@ -228,8 +238,10 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
             return {ir::Expr::float_const(Type::scalar(default_float()), *f, e.loc), true};
         if (is_work_item_name(e.name)) {
             if (!gpu_builtins_allowed())
-                fail(e.loc, e.name + " is only available in low-level kernels on the opencl and "
-                                     "cuda backends, not on '" + options().backend + "'");
+                fail(e.loc, e.name +
+                                " is only available in low-level kernels on the opencl and "
+                                "cuda backends, not on '" +
+                                options().backend + "'");
             return {ir::Expr::call(e.name, true, Type::scalar(Scalar::I32), {}, e.loc)};
         }
         if (mod_.ast().find_function(e.name) || find_builtin(e.name))
@@ -254,22 +266,25 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
             if (!v) fail(e.loc, err);
             return weak_const(*v, default_float(), e.loc);
         }
-        if (!x.type().is_scalar()) fail(e.loc, "unary '" + e.op + "' needs a number, not " + x.type().str());
+        if (!x.type().is_scalar())
+            fail(e.loc, "unary '" + e.op + "' needs a number, not " + x.type().str());
         Type t = x.type().is_bool() ? Type::scalar(Scalar::I32) : x.type();
-        if (e.op == "~" && t.is_float()) fail(e.loc, "operator '~' needs an integer, not " + t.str());
+        if (e.op == "~" && t.is_float())
+            fail(e.loc, "operator '~' needs an integer, not " + t.str());
         if (e.op == "+") return {convert(x, t, e.loc)};
         auto op = e.op == "-" ? ir::UnaryOp::Neg : ir::UnaryOp::BitNot;
         return {ir::Expr::unary(op, convert(x, t, e.loc), e.loc)};
     }
     case K::Binary:
-        if (e.op == "@") fail(e.loc, "the matrix multiplication operator '@' is not supported in kernels");
-    {
-        // Operands are typed left to right (C++ leaves argument order unspecified), so
-        // specialisations and diagnostics come in source order.
-        TExpr a = expr(*e.args[0]);
-        TExpr b = expr(*e.args[1]);
-        return arith(e.op, a, b, e.loc);
-    }
+        if (e.op == "@")
+            fail(e.loc, "the matrix multiplication operator '@' is not supported in kernels");
+        {
+            // Operands are typed left to right (C++ leaves argument order unspecified), so
+            // specialisations and diagnostics come in source order.
+            TExpr a = expr(*e.args[0]);
+            TExpr b = expr(*e.args[1]);
+            return arith(e.op, a, b, e.loc);
+        }
     case K::BoolOp: {
         auto op = e.op == "and" ? ir::BinaryOp::And : ir::BinaryOp::Or;
         ir::ExprPtr acc = to_bool(expr(*e.args[0]), e.args[0]->loc);
@@ -279,7 +294,8 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
     }
     case K::Compare: {
         std::vector<TExpr> operands;
-        for (const auto &a : e.args) operands.push_back(expr(*a));
+        for (const auto &a : e.args)
+            operands.push_back(expr(*a));
         ir::ExprPtr acc;
         for (size_t k = 0; k < e.ops.size(); ++k) {
             if (k > 0 && !is_pure(*operands[k].e))
@@ -294,7 +310,8 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
         ir::ExprPtr c = to_bool(expr(*e.args[0]), e.args[0]->loc);
         TExpr a = expr(*e.args[1]), b = expr(*e.args[2]);
         if (a.type() == b.type() && a.weak == b.weak) return {ir::Expr::select(c, a.e, b.e, e.loc)};
-        if (a.type().is_scalar() && b.type().is_scalar() && !a.type().is_bool() && !b.type().is_bool()) {
+        if (a.type().is_scalar() && b.type().is_scalar() && !a.type().is_bool() &&
+            !b.type().is_bool()) {
             Type t = common_numeric(a, b, e.loc);
             return {ir::Expr::select(c, convert(a, t, e.loc), convert(b, t, e.loc), e.loc)};
         }

@@ -37,7 +37,8 @@ FunctionLowerer::FunctionLowerer(ModuleLowerer &mod, const ast::FunctionDef &fn,
     for (size_t k = 0; k < params.size(); ++k) {
         auto v = new_var(fn.params[k].name, params[k], ir::Var::Role::Param);
         out_->params.push_back(v);
-        if (params[k].is_pointer() && params[k].space == AddrSpace::Local) out_->uses_local_memory = true;
+        if (params[k].is_pointer() && params[k].space == AddrSpace::Local)
+            out_->uses_local_memory = true;
     }
 }
 
@@ -53,15 +54,18 @@ void FunctionLowerer::finish_returns() {
     Type result = Type::void_();
     const ReturnSite *first_value = nullptr, *first_bare = nullptr, *first_typed = nullptr;
     for (const auto &r : returns_) {
-        if (!r.value) first_bare = first_bare ? first_bare : &r;
-        else first_value = first_value ? first_value : &r;
+        if (!r.value)
+            first_bare = first_bare ? first_bare : &r;
+        else
+            first_value = first_value ? first_value : &r;
         if (r.value && !r.value->weak && !first_typed) first_typed = &r;
     }
     if (declared_result_) {
         result = *declared_result_;
     } else if (first_value) {
         if (first_bare) {
-            const ReturnSite *later = first_bare->loc.line > first_value->loc.line ? first_bare : first_value;
+            const ReturnSite *later =
+                first_bare->loc.line > first_value->loc.line ? first_bare : first_value;
             const ReturnSite *other = later == first_bare ? first_value : first_bare;
             sink_.error(later->loc, "return paths disagree: this return " +
                                         std::string(later->value ? "has a value" : "has no value") +
@@ -97,12 +101,16 @@ void FunctionLowerer::finish_returns() {
                 ir::ExprPtr v;
                 try {
                     if (site.value && result.is_void())
-                        fail(site.loc, "'" + fn_.name + "' is declared to return nothing, but this return has a value");
+                        fail(site.loc,
+                             "'" + fn_.name +
+                                 "' is declared to return nothing, but this return has a value");
                     if (!site.value && !result.is_void())
-                        fail(site.loc, "return without a value in '" + fn_.name + "', which returns " + result.str());
-                    if (site.value) v = implicit(*site.value, result, site.loc, "the result of '" + fn_.name + "'");
-                } catch (const StatementFailed &) {
-                }
+                        fail(site.loc, "return without a value in '" + fn_.name +
+                                           "', which returns " + result.str());
+                    if (site.value)
+                        v = implicit(*site.value, result, site.loc,
+                                     "the result of '" + fn_.name + "'");
+                } catch (const StatementFailed &) {}
                 out.push_back(ir::Stmt::return_(v, s->loc));
                 break;
             }
@@ -117,7 +125,8 @@ void FunctionLowerer::finish_returns() {
                 out.push_back(ir::Stmt::while_(s->cond, rewrite(s->body), s->loc));
                 break;
             case ir::StmtKind::For:
-                out.push_back(ir::Stmt::for_(s->var, s->start, s->stop, s->step, rewrite(s->body), s->loc));
+                out.push_back(
+                    ir::Stmt::for_(s->var, s->start, s->stop, s->step, rewrite(s->body), s->loc));
                 break;
             default:
                 out.push_back(s);
@@ -128,7 +137,7 @@ void FunctionLowerer::finish_returns() {
     out_->body = rewrite(out_->body);
     // Python returns None when control falls off the end; a typed kernel function returns zero.
     if (!result.is_void() && !ends_in_return(out_->body)) {
-        ir::ExprPtr zero = result.is_float() ? ir::Expr::float_const(result, 0.0)
+        ir::ExprPtr zero = result.is_float()  ? ir::Expr::float_const(result, 0.0)
                            : result.is_bool() ? ir::Expr::bool_const(false)
                                               : ir::Expr::int_const(result, 0);
         out_->body.push_back(ir::Stmt::return_(zero, fn_.loc));
@@ -179,15 +188,20 @@ std::optional<TExpr> ModuleLowerer::constant(const std::string &name, SourceLoc 
     };
     auto v = eval(*c->value);
     if (!v) {
-        sink_.error(c->loc, "module constant '" + name + "' used by a kernel must be a numeric "
-                            "constant expression");
+        sink_.error(c->loc, "module constant '" + name +
+                                "' used by a kernel must be a numeric "
+                                "constant expression");
         throw StatementFailed{};
     }
     TExpr t;
-    if (c->value->kind == ast::ExprKind::Bool) t = TExpr{ir::Expr::bool_const(c->value->bool_value, c->loc), false};
+    if (c->value->kind == ast::ExprKind::Bool)
+        t = TExpr{ir::Expr::bool_const(c->value->bool_value, c->loc), false};
     else if (std::holds_alternative<int64_t>(*v))
-        t = TExpr{ir::Expr::int_const(Type::scalar(Scalar::I64), std::get<int64_t>(*v), c->loc), true};
-    else t = TExpr{ir::Expr::float_const(Type::scalar(fdefault), std::get<double>(*v), c->loc), true};
+        t = TExpr{ir::Expr::int_const(Type::scalar(Scalar::I64), std::get<int64_t>(*v), c->loc),
+                  true};
+    else
+        t = TExpr{ir::Expr::float_const(Type::scalar(fdefault), std::get<double>(*v), c->loc),
+                  true};
     constants_[name] = t;
     return t;
 }
@@ -197,7 +211,8 @@ CalleeRef ModuleLowerer::lower_spec(const ast::FunctionDef &fn, std::vector<Type
                                     SourceLoc loc) {
     (void)loc;
     if (reported_parse_errors_.insert(fn.name).second)
-        for (const auto &d : fn.errors) sink_.error(d.loc, d.message);
+        for (const auto &d : fn.errors)
+            sink_.error(d.loc, d.message);
     in_progress_.push_back(emitted);
     FunctionLowerer fl(*this, fn, params, declared, emitted);
     auto out = fl.run();
@@ -211,25 +226,32 @@ CalleeRef ModuleLowerer::specialise(const ast::FunctionDef &fn, const std::vecto
     DeclaredTypes declared = read_declared_types(fn, single(), sink_);
     std::vector<Type> params;
     for (size_t k = 0; k < args.size(); ++k) {
-        if (declared.params[k]) params.push_back(*declared.params[k]);
-        else if (args[k].weak) params.push_back(args[k].type()); // a literal: long or default float
-        else params.push_back(args[k].type());
+        if (declared.params[k])
+            params.push_back(*declared.params[k]);
+        else if (args[k].weak)
+            params.push_back(args[k].type()); // a literal: long or default float
+        else
+            params.push_back(args[k].type());
     }
     auto &specs = specs_[fn.name];
     for (auto &s : specs) {
         if (s.params != params) continue;
         if (s.done) return {s.emitted, *s.result, params};
         bool running = false;
-        for (const auto &n : in_progress_) running = running || n == s.emitted;
+        for (const auto &n : in_progress_)
+            running = running || n == s.emitted;
         if (!running) break; // registered for a request but not lowered yet: lower it now
         if (opts_.backend == "opencl")
-            caller.fail(loc, "recursion is not supported on the opencl backend ('" + fn.name + "' calls itself)");
+            caller.fail(loc, "recursion is not supported on the opencl backend ('" + fn.name +
+                                 "' calls itself)");
         if (!s.result)
-            caller.fail(loc, "the recursive function '" + fn.name + "' needs a declared return type, e.g. "
-                             "@annotate(..., return_='double')");
+            caller.fail(loc, "the recursive function '" + fn.name +
+                                 "' needs a declared return type, e.g. "
+                                 "@annotate(..., return_='double')");
         if (in_progress_.back() != s.emitted)
-            caller.fail(loc, "mutual recursion ('" + fn.name + "' is called while it is being compiled) is "
-                             "not supported; only a function calling itself is");
+            caller.fail(loc, "mutual recursion ('" + fn.name +
+                                 "' is called while it is being compiled) is "
+                                 "not supported; only a function calling itself is");
         return {s.emitted, *s.result, params};
     }
     std::string emitted;
@@ -237,11 +259,13 @@ CalleeRef ModuleLowerer::specialise(const ast::FunctionDef &fn, const std::vecto
         if (s.params == params) emitted = s.emitted; // registered by a request, not lowered yet
     if (emitted.empty()) {
         auto taken = [&](const std::string &n) {
-            return std::any_of(specs.begin(), specs.end(), [&](const Spec &s) { return s.emitted == n; }) ||
+            return std::any_of(specs.begin(), specs.end(),
+                               [&](const Spec &s) { return s.emitted == n; }) ||
                    (n != fn.name && ast_.find_function(n));
         };
         emitted = fn.name;
-        for (int k = 2; taken(emitted); ++k) emitted = fn.name + "_v" + std::to_string(k);
+        for (int k = 2; taken(emitted); ++k)
+            emitted = fn.name + "_v" + std::to_string(k);
         specs.push_back({emitted, params, declared.result, false});
     }
     CalleeRef ref = lower_spec(fn, params, declared.result, emitted, loc);
@@ -258,9 +282,9 @@ void ModuleLowerer::request(const KernelRequest &req) {
     if (!fn) throw UsageError("no function named '" + req.name + "' in " + ast_.source->name());
     for (const auto &[pname, _] : req.arg_types) {
         bool found = false;
-        for (const auto &p : fn->params) found = found || p.name == pname;
-        if (!found)
-            throw UsageError("'" + pname + "' is not a parameter of '" + req.name + "'");
+        for (const auto &p : fn->params)
+            found = found || p.name == pname;
+        if (!found) throw UsageError("'" + pname + "' is not a parameter of '" + req.name + "'");
     }
     DeclaredTypes declared = read_declared_types(*fn, single(), sink_);
     std::vector<Type> params;
@@ -271,19 +295,25 @@ void ModuleLowerer::request(const KernelRequest &req) {
         if (auto it = req.arg_types.find(p.name); it != req.arg_types.end())
             given = single() ? demote_to_single(it->second) : it->second;
         const auto &decl = declared.params[k];
-        if (decl && given && *decl != *given && !(decl->is_pointer() && given->is_pointer() && decl->elem == given->elem))
-            throw UsageError("parameter '" + p.name + "' of '" + fn->name + "' is declared " + decl->str() +
-                             " but is given " + given->str());
+        if (decl && given && *decl != *given &&
+            !(decl->is_pointer() && given->is_pointer() && decl->elem == given->elem))
+            throw UsageError("parameter '" + p.name + "' of '" + fn->name + "' is declared " +
+                             decl->str() + " but is given " + given->str());
         std::optional<Type> t = decl ? decl : given;
         if (!t && (p.name == "i" || p.name == "N")) t = Type::scalar(Scalar::I64);
         if (!t) {
             complete = false;
             if (p.name == "item" || p.name == "prev_item" || p.name == "last_item")
-                sink_.error(p.loc, "parameter '" + p.name + "' has no type: it takes the scan's dtype "
-                                   "when called through Scan; annotate it to compile the function alone");
+                sink_.error(
+                    p.loc,
+                    "parameter '" + p.name +
+                        "' has no type: it takes the scan's dtype "
+                        "when called through Scan; annotate it to compile the function alone");
             else
-                sink_.error(p.loc, "parameter '" + p.name + "' of '" + fn->name + "' has no type: annotate "
-                                   "it (e.g. @annotate(" + p.name + "='doublep')) or give it at the call (JIT)");
+                sink_.error(p.loc, "parameter '" + p.name + "' of '" + fn->name +
+                                       "' has no type: annotate "
+                                       "it (e.g. @annotate(" +
+                                       p.name + "='doublep')) or give it at the call (JIT)");
             continue;
         }
         params.push_back(*t);
@@ -326,7 +356,8 @@ std::shared_ptr<ir::Module> lower_module(const ast::Module &module,
                                          const CompileOptions &options) {
     DiagnosticSink sink(module.source);
     ModuleLowerer lowerer(module, options, sink);
-    for (const auto &r : requests) lowerer.request(r);
+    for (const auto &r : requests)
+        lowerer.request(r);
     lowerer.lower_pending();
     if (sink.has_errors()) {
         bool syntax = true;

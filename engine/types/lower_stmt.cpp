@@ -45,13 +45,15 @@ void FunctionLowerer::block(const ast::Block &b, ir::Block &out) {
             // Names this statement would have defined are poisoned so their later uses do not
             // produce a second, confusing "used before assignment" error.
             for (const auto &t : s->targets)
-                if (t->kind == ast::ExprKind::Name && !vars_.count(t->name)) poisoned_.insert(t->name);
+                if (t->kind == ast::ExprKind::Name && !vars_.count(t->name))
+                    poisoned_.insert(t->name);
         }
     }
 }
 
 void FunctionLowerer::store_to_var(ir::VarPtr v, TExpr value, SourceLoc loc, ir::Block &out) {
-    if (v->type.is_matrix()) fail(loc, "cannot assign to the whole matrix '" + v->name + "'; assign its elements");
+    if (v->type.is_matrix())
+        fail(loc, "cannot assign to the whole matrix '" + v->name + "'; assign its elements");
     out.push_back(ir::Stmt::assign(v, implicit(value, v->type, loc, "'" + v->name + "'"), loc));
 }
 
@@ -67,7 +69,8 @@ void FunctionLowerer::assign(const ast::Expr &target, const ast::Expr &value_nod
             store_to_var(it->second, value, vloc, out);
             return;
         }
-        if (value.type().is_void()) fail(vloc, "this call returns nothing, so it cannot be assigned");
+        if (value.type().is_void())
+            fail(vloc, "this call returns nothing, so it cannot be assigned");
         if (value.type().is_matrix()) fail(vloc, "matrices cannot be copied; copy their elements");
         Type t = value.type();
         ir::VarPtr v = new_var(target.name, t, ir::Var::Role::Local);
@@ -78,9 +81,10 @@ void FunctionLowerer::assign(const ast::Expr &target, const ast::Expr &value_nod
         Place p = subscript(target);
         Type et = Type::scalar(p.base->type.elem);
         if (!value.type().is_scalar())
-            fail(vloc, "cannot store " + (value.type().is_void() ? std::string("a call that returns nothing")
-                                                                : "a " + value.type().str()) +
-                          " in an element of '" + p.base->name + "'");
+            fail(vloc, "cannot store " +
+                           (value.type().is_void() ? std::string("a call that returns nothing")
+                                                   : "a " + value.type().str()) +
+                           " in an element of '" + p.base->name + "'");
         // Like a NumPy element store: the value converts to the array's type (floats truncate).
         out.push_back(ir::Stmt::store(p.base, p.indices, convert(value, et, loc), loc));
         return;
@@ -100,21 +104,23 @@ void FunctionLowerer::declare(const ast::Stmt &s, ir::Block &out) {
         count = int64_t(call.args[2]->int_value);
     }
     if (count != int64_t(s.targets.size()))
-        fail(s.loc, "declare() makes " + std::to_string(count) + " variable" + (count == 1 ? "" : "s") +
-                        " but " + std::to_string(s.targets.size()) + " name" +
-                        (s.targets.size() == 1 ? " is" : "s are") + " assigned");
+        fail(s.loc, "declare() makes " + std::to_string(count) + " variable" +
+                        (count == 1 ? "" : "s") + " but " + std::to_string(s.targets.size()) +
+                        " name" + (s.targets.size() == 1 ? " is" : "s are") + " assigned");
     std::string error;
     auto decl = parse_declare_string(spec.str_value, mod_.single(), mod_.ast(), error);
     if (!decl) fail(spec.loc, error);
     if (decl->local_mem && !gpu_builtins_allowed())
         fail(spec.loc, "LOCAL_MEM is only available in low-level kernels on the opencl and cuda "
-                       "backends, not on '" + options().backend + "'");
+                       "backends, not on '" +
+                           options().backend + "'");
     for (const auto &t : s.targets) {
         if (t->kind != ast::ExprKind::Name) fail(t->loc, "declare() can only define plain names");
         if (vars_.count(t->name)) fail(t->loc, "'" + t->name + "' is already defined");
         ir::VarPtr v = new_var(t->name, decl->type, ir::Var::Role::Local);
         // declare() gives zero in CPython, so it does here too (matrices included, see codegen).
-        if (v->type.is_scalar()) out.push_back(ir::Stmt::assign(v, zero_of(v->type, t->loc), t->loc));
+        if (v->type.is_scalar())
+            out.push_back(ir::Stmt::assign(v, zero_of(v->type, t->loc), t->loc));
     }
 }
 
@@ -127,10 +133,15 @@ void FunctionLowerer::for_range(const ast::Stmt &s, ir::Block &out) {
             fail(a->loc, "range() needs integer arguments, not " + x.type().str());
         args.push_back(x);
     }
-    TExpr start = args.size() > 1 ? args[0] : TExpr{ir::Expr::int_const(Type::scalar(Scalar::I64), 0, s.loc), true};
+    TExpr start = args.size() > 1
+                      ? args[0]
+                      : TExpr{ir::Expr::int_const(Type::scalar(Scalar::I64), 0, s.loc), true};
     TExpr stop = args.size() > 1 ? args[1] : args[0];
-    TExpr step = args.size() > 2 ? args[2] : TExpr{ir::Expr::int_const(Type::scalar(Scalar::I64), 1, s.loc), true};
-    if (step.weak && step.e->int_value == 0) fail(s.range_args[2]->loc, "range() step must not be zero");
+    TExpr step = args.size() > 2
+                     ? args[2]
+                     : TExpr{ir::Expr::int_const(Type::scalar(Scalar::I64), 1, s.loc), true};
+    if (step.weak && step.e->int_value == 0)
+        fail(s.range_args[2]->loc, "range() step must not be zero");
 
     ir::VarPtr user;
     auto it = vars_.find(target.name);
@@ -138,14 +149,16 @@ void FunctionLowerer::for_range(const ast::Stmt &s, ir::Block &out) {
     if (it != vars_.end()) {
         user = it->second;
         if (!user->type.is_integer())
-            fail(target.loc, "loop variable '" + target.name + "' is " + user->type.str() + ", not an integer");
+            fail(target.loc,
+                 "loop variable '" + target.name + "' is " + user->type.str() + ", not an integer");
         t = user->type;
     } else {
         // The loop variable takes the promoted type of range()'s typed arguments; with only
         // literals it is long, like any lone integer literal.
         std::optional<Scalar> st;
         for (const TExpr *x : {&start, &stop, &step})
-            if (!x->weak) st = st ? promote(*st, x->type().elem) : promote(x->type().elem, x->type().elem);
+            if (!x->weak)
+                st = st ? promote(*st, x->type().elem) : promote(x->type().elem, x->type().elem);
         // A literal argument that the typed ones cannot hold (range(u, 0, -1) with u unsigned)
         // widens the loop variable so it keeps its value.
         if (st)
@@ -181,17 +194,20 @@ void FunctionLowerer::stmt(const ast::Stmt &s, ir::Block &out) {
     case K::Assign:
         if (is_declare_call(s.value.get())) return declare(s, out);
         if (s.targets.size() != 1)
-            fail(s.targets[1]->loc, "tuple assignment is only supported with declare(); assign each "
-                                    "variable separately");
+            fail(s.targets[1]->loc,
+                 "tuple assignment is only supported with declare(); assign each "
+                 "variable separately");
         assign(*s.targets[0], *s.value, expr(*s.value), s.loc, out);
         return;
     case K::AnnAssign: {
         const ast::Expr &target = *s.targets[0];
-        if (target.kind != ast::ExprKind::Name) fail(target.loc, "only plain names can be annotated");
+        if (target.kind != ast::ExprKind::Name)
+            fail(target.loc, "only plain names can be annotated");
         if (vars_.count(target.name)) fail(target.loc, "'" + target.name + "' is already defined");
         auto t = type_from_expr(*s.annotation, mod_.single(), sink_);
         if (!t) throw StatementFailed{};
-        if (!t->is_scalar()) fail(s.annotation->loc, "annotated locals must be scalars; use declare() for matrices");
+        if (!t->is_scalar())
+            fail(s.annotation->loc, "annotated locals must be scalars; use declare() for matrices");
         TExpr init = s.value ? expr(*s.value) : TExpr{zero_of(*t, s.loc)};
         ir::VarPtr v = new_var(target.name, *t, ir::Var::Role::Local);
         store_to_var(v, init, s.loc, out);
@@ -211,9 +227,10 @@ void FunctionLowerer::stmt(const ast::Stmt &s, ir::Block &out) {
             TExpr current{ir::Expr::load(p.base, p.indices, target.loc)};
             TExpr rhs = expr(*s.value);
             TExpr result = arith(s.op, current, rhs, s.loc);
-            if (!result.type().is_scalar()) fail(s.value->loc, "cannot store this value in an array element");
-            out.push_back(ir::Stmt::store(p.base, p.indices,
-                                          convert(result, Type::scalar(p.base->type.elem), s.loc), s.loc));
+            if (!result.type().is_scalar())
+                fail(s.value->loc, "cannot store this value in an array element");
+            out.push_back(ir::Stmt::store(
+                p.base, p.indices, convert(result, Type::scalar(p.base->type.elem), s.loc), s.loc));
             return;
         }
         TExpr current = expr(target);
@@ -222,8 +239,9 @@ void FunctionLowerer::stmt(const ast::Stmt &s, ir::Block &out) {
         if (target.kind == ast::ExprKind::Name) {
             ir::VarPtr v = vars_.at(target.name);
             if (v->type.is_integer() && result.type().is_float())
-                fail(s.loc, "'" + target.name + " " + s.op + "= ...' gives a " + result.type().str() +
-                                " but '" + target.name + "' is " + v->type.str());
+                fail(s.loc, "'" + target.name + " " + s.op + "= ...' gives a " +
+                                result.type().str() + " but '" + target.name + "' is " +
+                                v->type.str());
             store_to_var(v, result, s.loc, out);
             return;
         }
@@ -252,7 +270,8 @@ void FunctionLowerer::stmt(const ast::Stmt &s, ir::Block &out) {
     case K::Break:
     case K::Continue:
         if (loop_depth_ == 0)
-            fail(s.loc, std::string("'") + (s.kind == K::Break ? "break" : "continue") + "' outside a loop");
+            fail(s.loc, std::string("'") + (s.kind == K::Break ? "break" : "continue") +
+                            "' outside a loop");
         out.push_back(s.kind == K::Break ? ir::Stmt::break_(s.loc) : ir::Stmt::continue_(s.loc));
         return;
     case K::Return: {

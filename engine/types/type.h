@@ -15,17 +15,31 @@ enum class AddrSpace : uint8_t { Global, Local };
 struct Type {
     enum class Kind : uint8_t { Void, Scalar, Pointer, Matrix };
     Kind kind = Kind::Void;
-    Scalar elem = Scalar::I32;               // Scalar: the type; Pointer/Matrix: element type
-    AddrSpace space = AddrSpace::Global;     // Pointer and Matrix (LOCAL_MEM matrix is Local)
-    std::vector<int64_t> dims;               // Matrix: fixed extents, row-major
+    Scalar elem = Scalar::I32;           // Scalar: the type; Pointer/Matrix: element type
+    AddrSpace space = AddrSpace::Global; // Pointer and Matrix (LOCAL_MEM matrix is Local)
+    std::vector<int64_t> dims;           // Matrix: fixed extents, row-major
 
     static Type void_() { return {}; }
-    static Type scalar(Scalar s) { Type t; t.kind = Kind::Scalar; t.elem = s; return t; }
+    static Type scalar(Scalar s) {
+        Type t;
+        t.kind = Kind::Scalar;
+        t.elem = s;
+        return t;
+    }
     static Type pointer(Scalar s, AddrSpace sp = AddrSpace::Global) {
-        Type t; t.kind = Kind::Pointer; t.elem = s; t.space = sp; return t;
+        Type t;
+        t.kind = Kind::Pointer;
+        t.elem = s;
+        t.space = sp;
+        return t;
     }
     static Type matrix(Scalar s, std::vector<int64_t> dims, AddrSpace sp = AddrSpace::Global) {
-        Type t; t.kind = Kind::Matrix; t.elem = s; t.dims = std::move(dims); t.space = sp; return t;
+        Type t;
+        t.kind = Kind::Matrix;
+        t.elem = s;
+        t.dims = std::move(dims);
+        t.space = sp;
+        return t;
     }
 
     bool is_void() const { return kind == Kind::Void; }
@@ -38,7 +52,8 @@ struct Type {
     bool is_numeric() const { return is_integer() || is_float(); }
 
     bool operator==(const Type &o) const {
-        return kind == o.kind && (kind == Kind::Void || (elem == o.elem && space == o.space && dims == o.dims));
+        return kind == o.kind &&
+               (kind == Kind::Void || (elem == o.elem && space == o.space && dims == o.dims));
     }
     bool operator!=(const Type &o) const { return !(*this == o); }
 
