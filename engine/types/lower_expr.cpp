@@ -233,7 +233,7 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
         if (it != vars_.end()) return {ir::Expr::var_ref(it->second, e.loc)};
         if (assigned_anywhere_.count(e.name))
             fail(e.loc, "local variable '" + e.name + "' is used before it is assigned");
-        if (auto c = mod_.constant(e.name, e.loc)) return {(*c).e, (*c).weak};
+        if (auto c = mod_.constant(e.name)) return {(*c).e, (*c).weak};
         if (auto f = builtin_float_constant(e.name))
             return {ir::Expr::float_const(Type::scalar(default_float()), *f, e.loc), true};
         if (is_work_item_name(e.name)) {

@@ -147,8 +147,7 @@ void FunctionLowerer::finish_returns() {
 ModuleLowerer::ModuleLowerer(const ast::Module &m, const CompileOptions &opts, DiagnosticSink &sink)
     : ast_(m), opts_(opts), sink_(sink) {}
 
-std::optional<TExpr> ModuleLowerer::constant(const std::string &name, SourceLoc loc) {
-    (void)loc;
+std::optional<TExpr> ModuleLowerer::constant(const std::string &name) {
     auto cached = constants_.find(name);
     if (cached != constants_.end()) {
         if (!cached->second) throw StatementFailed{};
@@ -207,9 +206,7 @@ std::optional<TExpr> ModuleLowerer::constant(const std::string &name, SourceLoc 
 }
 
 CalleeRef ModuleLowerer::lower_spec(const ast::FunctionDef &fn, std::vector<Type> params,
-                                    std::optional<Type> declared, const std::string &emitted,
-                                    SourceLoc loc) {
-    (void)loc;
+                                    std::optional<Type> declared, const std::string &emitted) {
     if (reported_parse_errors_.insert(fn.name).second)
         for (const auto &d : fn.errors)
             sink_.error(d.loc, d.message);
@@ -268,7 +265,7 @@ CalleeRef ModuleLowerer::specialise(const ast::FunctionDef &fn, const std::vecto
             emitted = fn.name + "_v" + std::to_string(k);
         specs.push_back({emitted, params, declared.result, false});
     }
-    CalleeRef ref = lower_spec(fn, params, declared.result, emitted, loc);
+    CalleeRef ref = lower_spec(fn, params, declared.result, emitted);
     for (auto &s : specs_[fn.name])
         if (s.emitted == emitted) {
             s.done = true;
@@ -333,7 +330,7 @@ void ModuleLowerer::lower_pending() {
             if (s.emitted != fn->name || s.done) continue;
             std::vector<Type> params = s.params;
             auto declared = s.result;
-            CalleeRef ref = lower_spec(*fn, params, declared, fn->name, fn->loc);
+            CalleeRef ref = lower_spec(*fn, params, declared, fn->name);
             for (auto &t : specs_[fn->name])
                 if (t.emitted == fn->name) {
                     t.done = true;

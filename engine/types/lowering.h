@@ -123,7 +123,7 @@ public:
     // The specialisation of `fn` for these argument types (lowered on first use).
     CalleeRef specialise(const ast::FunctionDef &fn, const std::vector<TExpr> &args, SourceLoc loc,
                          FunctionLowerer &caller);
-    std::optional<TExpr> constant(const std::string &name, SourceLoc loc);
+    std::optional<TExpr> constant(const std::string &name);
     std::shared_ptr<ir::Module> result();
 
     const ast::Module &ast() const { return ast_; }
@@ -139,7 +139,7 @@ private:
         bool done = false;
     };
     CalleeRef lower_spec(const ast::FunctionDef &fn, std::vector<Type> params,
-                         std::optional<Type> declared, const std::string &emitted, SourceLoc loc);
+                         std::optional<Type> declared, const std::string &emitted);
 
     const ast::Module &ast_;
     CompileOptions opts_;

@@ -322,7 +322,8 @@ protected:
     void check_group(const std::string &group) {
         ASSERT_TRUE(run_->compiled) << run_->log << "\nsource: " << run_->source_path;
         if (expected_->empty() &&
-            std::system((std::string(SMELT_PYTHON) + " -c 'import numpy' 2>/dev/null").c_str()) != 0)
+            std::system((std::string(SMELT_PYTHON) + " -c 'import numpy' 2>/dev/null").c_str()) !=
+                0)
             GTEST_SKIP() << "no CPython oracle: NumPy is not installed for " << SMELT_PYTHON;
         ASSERT_FALSE(expected_->empty()) << "no output from " << SMELT_PYTHON;
         const auto &cs = cases_.at(group);
