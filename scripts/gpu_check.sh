@@ -17,7 +17,7 @@
 #   bench_cuda.json    the benchmark records (bench/cuda_bench.cpp says what each one is)
 #   summary.txt        nvidia-smi, `smelt devices`, pass/fail counts, benchmark targets
 #
-# Environment: BUILD (default build-gpu), JOBS (default nproc), CUDA_ARCH (default 90).
+# Environment: BUILD (default build-gpu), JOBS (default nproc).
 set -uo pipefail
 
 OUT=${1:?usage: scripts/gpu_check.sh OUT_DIR [all|build|test|bench]}
@@ -27,7 +27,8 @@ OUT=$(cd "$OUT" && pwd)
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-gpu}
 JOBS=${JOBS:-$(nproc)}
-CUDA_ARCH=${CUDA_ARCH:-90}
+# PATH, the OpenCL ICD, python3 and the .deps/ shims: scripts/gpu_env.sh.
+source scripts/gpu_env.sh
 # Kernel binaries cached by the runs below stay in the build folder, not in $HOME.
 export SMELT_CACHE_DIR="$PWD/$BUILD/kernel-cache"
 SUMMARY="$OUT/summary.txt"
@@ -37,9 +38,7 @@ note() { echo "$*" | tee -a "$SUMMARY"; }
 phase_build() {
     {
         echo "== configure"
-        cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-            -DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCH" -DSMELT_WITH_VTK=OFF -DSMELT_WITH_PYTHON=OFF \
-            -DSMELT_BUILD_TESTS=ON -DSMELT_BUILD_BENCH=ON
+        gpu_configure "$BUILD" -DSMELT_BUILD_TESTS=ON -DSMELT_BUILD_BENCH=ON
         echo "== build"
         # -k 0: build everything that can be built even if one target fails.
         ninja -C "$BUILD" -k 0 -j "$JOBS"
