@@ -6,9 +6,9 @@
 //     axpb({x, y, 2.0, 1.0});                 // axpb(i, x, y, a, b) for i in [0, n)
 //
 // Kernels are Python functions in the restricted language of docs/LANGUAGE.md. A Program is a
-// kernel file, parsed once. A primitive (Elementwise, Reduction, Scan) names functions of it and
-// compiles them when first called: parameters the source leaves unannotated take their types from
-// the call's arguments (an Array of dtype D gives a pointer to D; a double gives `double`, an
+// kernel file, parsed once. A primitive (Elementwise, Reduction, Scan, Kernel) names functions of
+// it and compiles them when first called: parameters the source leaves unannotated take their types
+// from the call's arguments (an Array of dtype D gives a pointer to D; a double gives `double`, an
 // int64_t `long`, an int32_t `int`, ...), and each distinct argument-type list is compiled once
 // (per primitive object in memory, and across processes through the disk cache).
 //
@@ -33,10 +33,12 @@
 #include "primitives/radix_sort.h"
 #include "support/error.h"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -48,6 +50,7 @@ struct ProgramData;
 struct ElementwiseState;
 struct ReductionState;
 struct ScanState;
+struct KernelState;
 } // namespace primitives
 
 struct Options {
@@ -236,6 +239,83 @@ public:
 
 private:
     std::unique_ptr<primitives::ScanState> s_;
+};
+
+// Local memory for one launch of a Kernel (Compyle's LocalMem): `count` elements per work-group
+// (CUDA: per block) for a parameter of type l<type>p. `dtype` types an unannotated parameter;
+// for an annotated one it may be left out, and must be the parameter's element type when given.
+struct LocalMem {
+    size_t count = 0;
+    std::optional<DType> dtype;
+    LocalMem(size_t count, std::optional<DType> dtype = std::nullopt)
+        : count(count), dtype(dtype) {}
+};
+
+// One argument of a Kernel launch: anything an Arg can be (an Array, a number), or LocalMem.
+class LaunchArg {
+public:
+    LaunchArg(const Arg &a) : arg_(a) {}
+    LaunchArg(const Array &a) : arg_(a) {}
+    template <class T>
+    requires std::is_arithmetic_v<T> LaunchArg(T v) : arg_(v) {}
+    LaunchArg(LocalMem m) : arg_(0), local_(m) {}
+
+    bool is_local() const { return local_.has_value(); }
+    const Arg &arg() const { return arg_; }           // meaningless when is_local()
+    const LocalMem &local() const { return *local_; } // only when is_local()
+
+private:
+    Arg arg_;
+    std::optional<LocalMem> local_;
+};
+
+// One function of a Program run as a GPU kernel (Compyle's low-level Kernel), for algorithms the
+// primitives do not cover (work-group reductions, tiling through local memory):
+//
+//   @annotate(x='doublep', partial='doublep', n='int')
+//   def block_sum(x, partial, n):
+//       buf = declare('LOCAL_MEM matrix(64)')
+//       buf[LID_0] = x[GID_0 * LDIM_0 + LID_0] if GID_0 * LDIM_0 + LID_0 < n else 0.0
+//       local_barrier()
+//       ...
+//
+//   smelt::Kernel k(prog, "block_sum", {.backend = "opencl"});
+//   k(n_rounded_up, 64, {x, partial, int32_t(n)});    // global size, work-group size, args
+//
+// The function runs once per work-item: global_size work-items in work-groups (CUDA: blocks) of
+// local_size. In the kernel, LID_k is the work-item's index in its group, GID_k the group's index,
+// LDIM_k the group size and GDIM_k the number of groups (k = 0, 1, 2: OpenCL's get_local_id,
+// get_group_id, get_local_size, get_num_groups; CUDA's threadIdx, blockIdx, blockDim, gridDim),
+// so the global index is GID_0 * LDIM_0 + LID_0. local_barrier() synchronises the group;
+// declare('LOCAL_MEM matrix(n)') is memory shared by the group (OpenCL: only in the kernel
+// function itself, not in functions it calls); atomic_inc/atomic_dec/atomic_add return the old
+// value. The function returns nothing.
+//
+// Backends: OpenCL and CUDA only. On a CPU backend the constructor throws UsageError (work-groups
+// and local memory do not exist there: use Elementwise).
+//
+// Arguments follow the rules at the top of this file; a LocalMem goes to an l<type>p parameter
+// and nothing else may. Unannotated parameters take their types from the call, and each distinct
+// argument-type list is compiled once. UsageError when the global size is not a multiple of the
+// local size in some dimension (round it up and check bounds in the kernel) or a size is not
+// positive. Launches are asynchronous like every primitive's: reading an Array waits for them.
+class Kernel {
+public:
+    Kernel(const Program &program, const std::string &func, Options options = {});
+    ~Kernel();
+    Kernel(Kernel &&) noexcept;
+    Kernel &operator=(Kernel &&) noexcept;
+
+    // One dimension: global_size work-items in groups of local_size.
+    void operator()(int64_t global_size, int64_t local_size, const std::vector<LaunchArg> &args);
+    // Up to three dimensions (unused ones: 1).
+    void operator()(const std::array<int64_t, 3> &global_size,
+                    const std::array<int64_t, 3> &local_size, const std::vector<LaunchArg> &args);
+    // The whole translation unit of the last specialisation ("" before the first call).
+    const std::string &source() const;
+
+private:
+    std::unique_ptr<primitives::KernelState> s_;
 };
 
 } // namespace smelt

@@ -58,9 +58,9 @@ phase_test() {
     } >>"$SUMMARY"
     # The CUDA suites and the engine primitive suites on the GPU, in one process.
     SMELT_TEST_BACKEND=cuda timeout 600 "$BUILD/tests/smelt_tests" \
-        --gtest_filter='Cuda*:Elementwise*:Reduction*:Scan*' \
+        --gtest_filter='Cuda*:Elementwise*:Reduction*:Scan*:Kernel.*' \
         --gtest_output="json:$OUT/tests_cuda.json" >"$OUT/tests_cuda.log" 2>&1
-    note "smelt_tests (Cuda*, Elementwise*, Reduction*, Scan*) on cuda: exit $?"
+    note "smelt_tests (Cuda*, Elementwise*, Reduction*, Scan*, Kernel.*) on cuda: exit $?"
     grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_cuda.log" | sort | uniq -c | tee -a "$SUMMARY"
     # Everything else too, through ctest (one process per test).
     SMELT_TEST_BACKEND=cuda ctest --test-dir "$BUILD" -j "$JOBS" --timeout 300 \

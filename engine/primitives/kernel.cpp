@@ -4,9 +4,9 @@
 #include "codegen/c_like.h"
 #include "codegen/dialect.h"
 #include "codegen/prelude.h"
+#include "primitives/cuda/raw_kernel.h"
 #include "support/error.h"
 
-#include <cstring>
 #include <functional>
 
 namespace smelt {
@@ -52,14 +52,16 @@ bool declares_local_memory(const ir::Function &f) {
 
 // The rules a kernel function must follow beyond the language's own: checked on the IR, reported
 // at their place in the .py.
-void check_kernel_shape(const ast::Module &ast, const ir::Module &m, const ir::Function &kernel) {
+// `local_mem_in_kernel_only`: OpenCL's rule (CUDA allows __shared__ in device functions).
+void check_kernel_shape(const ast::Module &ast, const ir::Module &m, const ir::Function &kernel,
+                        bool local_mem_in_kernel_only) {
     DiagnosticSink sink(ast.source);
     if (!kernel.return_type.is_void())
         sink.error(kernel.loc, "a low-level kernel returns nothing, but '" + kernel.name +
                                    "' returns " + kernel.return_type.str() +
                                    "; write results into an array argument");
     for (const auto &f : m.functions) {
-        if (f.get() == &kernel || !declares_local_memory(*f)) continue;
+        if (!local_mem_in_kernel_only || f.get() == &kernel || !declares_local_memory(*f)) continue;
         const ast::FunctionDef *def = ast_function_at(ast, f->loc);
         sink.error(def ? local_mem_declaration(*def) : f->loc,
                    "LOCAL_MEM can only be declared in the kernel function itself ('" + kernel.name +
@@ -78,38 +80,10 @@ std::string signature_text(const ir::Function &f, Precision p) {
     return out + ")" + (p == Precision::Single ? " single" : "");
 }
 
-template <class T> KernelArg value_arg(const KernelArgument &a) {
-    return KernelArg::of(a.kind() == KernelArgument::Kind::Float ? static_cast<T>(a.floating())
-                                                                 : static_cast<T>(a.integer()));
-}
-
-KernelArg scalar_arg(Scalar s, const KernelArgument &a) {
-    switch (s) {
-    case Scalar::Bool: // spelled uchar in OpenCL C (see codegen/opencl_dialect.cpp)
-        return KernelArg::of(static_cast<uint8_t>(
-            a.kind() == KernelArgument::Kind::Float ? a.floating() != 0 : a.integer() != 0));
-    case Scalar::I8:
-        return value_arg<int8_t>(a);
-    case Scalar::U8:
-        return value_arg<uint8_t>(a);
-    case Scalar::I16:
-        return value_arg<int16_t>(a);
-    case Scalar::U16:
-        return value_arg<uint16_t>(a);
-    case Scalar::I32:
-        return value_arg<int32_t>(a);
-    case Scalar::U32:
-        return value_arg<uint32_t>(a);
-    case Scalar::I64:
-        return value_arg<int64_t>(a);
-    case Scalar::U64:
-        return value_arg<uint64_t>(a);
-    case Scalar::F32:
-        return value_arg<float>(a);
-    case Scalar::F64:
-        return value_arg<double>(a);
-    }
-    SMELT_INTERNAL_ASSERT(false, "unknown scalar type");
+// The bytes of one element of `s` as the device stores it (bool is one byte on every GPU
+// dialect: OpenCL spells it uchar).
+size_t element_bytes(Scalar s) {
+    return s == Scalar::Bool ? 1 : static_cast<size_t>(scalar_bits(s) / 8);
 }
 
 } // namespace
@@ -118,22 +92,32 @@ RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::strin
                      std::map<std::string, Type> arg_types, Precision precision, Backend *backend)
     : module_(std::move(module)), backend_(backend ? backend : &default_backend()) {
     const std::string backend_name = backend_->name();
-    if (backend_name == "cpu")
+    const bool cuda = backend_name == "cuda";
+    if (backend_name != "opencl" && !cuda)
         throw UsageError("the low-level kernel '" + function +
-                         "' needs a GPU-style backend (opencl); the current backend is cpu "
-                         "(set SMELT_BACKEND=opencl or pass an OpenCL backend)");
+                         "' needs a GPU-style backend (opencl or cuda), where work-groups and "
+                         "local memory exist; the backend is " +
+                         backend_name + ": use Elementwise there");
     CompileOptions options;
     options.precision = precision;
     options.backend = backend_name;
     ir_ = build_ir(*module_, {KernelRequest{function, std::move(arg_types), {}}}, options);
     function_ = ir_->find(function);
     SMELT_INTERNAL_ASSERT(function_, "build_ir did not produce the requested '" << function << "'");
-    check_kernel_shape(*module_, *ir_, *function_);
+    check_kernel_shape(*module_, *ir_, *function_, !cuda);
 
-    const codegen::Dialect &d = codegen::dialect_for_backend(backend_name);
-    source_ = codegen::prelude(d, codegen::uses_scalar(*ir_, Scalar::F64)) + "\n" +
-              codegen::emit_module(*ir_, d, {function});
-    entry_ = codegen::function_symbol(*ir_, function);
+    if (cuda) {
+        // CUDA keeps the function a __device__ function behind a __global__ wrapper, which turns
+        // LocalMem offsets into pointers into dynamic shared memory.
+        primitives::cuda::RawKernelUnit unit = primitives::cuda::raw_kernel_unit(*ir_, function);
+        source_ = std::move(unit.source);
+        entry_ = std::move(unit.entry);
+    } else {
+        const codegen::Dialect &d = codegen::dialect_for_backend(backend_name);
+        source_ = codegen::prelude(d, codegen::uses_scalar(*ir_, Scalar::F64)) + "\n" +
+                  codegen::emit_module(*ir_, d, {function});
+        entry_ = codegen::function_symbol(*ir_, function);
+    }
 
     ModuleSource src;
     src.source = source_;
@@ -144,7 +128,7 @@ RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::strin
     kernel_ = compiled_->function(entry_);
 }
 
-void RawKernel::launch(const LaunchDims &dims, std::span<const KernelArgument> args) const {
+void RawKernel::launch(const LaunchDims &dims, std::span<const LaunchArg> args) const {
     const auto &params = function_->params;
     const std::string who = "kernel '" + function_->name + "'";
     if (args.size() != params.size())
@@ -154,32 +138,34 @@ void RawKernel::launch(const LaunchDims &dims, std::span<const KernelArgument> a
     launch_args.reserve(args.size());
     for (size_t i = 0; i < args.size(); ++i) {
         const Type &t = params[i]->type;
-        const KernelArgument &a = args[i];
+        const LaunchArg &a = args[i];
         const std::string arg = who + ": argument " + std::to_string(i + 1) + " ('" +
                                 params[i]->name + "', " + t.str() + ")";
         if (t.is_pointer() && t.space == AddrSpace::Local) {
-            if (a.kind() != KernelArgument::Kind::Local)
-                throw UsageError(arg + " needs LocalMem(count, dtype)");
-            if (dtype_to_scalar(a.local().dtype) != t.elem || a.local().count == 0)
-                throw UsageError(arg + " got LocalMem(" + std::to_string(a.local().count) + ", " +
-                                 dtype_name(a.local().dtype) + ")");
-            launch_args.push_back(KernelArg::local_memory(a.local().bytes()));
+            if (!a.is_local()) throw UsageError(arg + " needs LocalMem(count)");
+            const LocalMem &m = a.local();
+            if ((m.dtype && dtype_to_scalar(*m.dtype) != t.elem) || m.count == 0)
+                throw UsageError(arg + " got LocalMem(" + std::to_string(m.count) +
+                                 (m.dtype ? std::string(", ") + dtype_name(*m.dtype) : "") + ")");
+            launch_args.push_back(KernelArg::local_memory(m.count * element_bytes(t.elem)));
+        } else if (a.is_local()) {
+            throw UsageError(arg + " is given LocalMem, which only an l<type>p parameter takes");
         } else if (t.is_pointer()) {
-            if (a.kind() != KernelArgument::Kind::Array) throw UsageError(arg + " needs an Array");
-            const Array &array = a.array();
-            if (array.is_null() || dtype_to_scalar(array.dtype()) != t.elem)
-                throw UsageError(arg + " got an array of dtype " +
-                                 (array.is_null() ? "(null)" : dtype_name(array.dtype())));
+            if (!a.arg().is_array()) throw UsageError(arg + " needs an Array");
+            const Array &array = a.arg().array();
+            if (dtype_to_scalar(array.dtype()) != t.elem)
+                throw UsageError(arg + " got an array of dtype " + dtype_name(array.dtype()));
             if (&array.backend() != backend_)
                 throw UsageError(arg + " is an array on the " + array.backend().name() +
                                  " backend; the kernel runs on " + backend_->name());
             launch_args.push_back(KernelArg::of(array.buffer()));
         } else {
-            if (a.kind() == KernelArgument::Kind::Array || a.kind() == KernelArgument::Kind::Local)
-                throw UsageError(arg + " needs a number");
-            if (a.kind() == KernelArgument::Kind::Float && !t.is_float() && !t.is_bool())
-                throw UsageError(arg + " is an integer parameter; got a floating-point value");
-            launch_args.push_back(scalar_arg(t.elem, a));
+            if (a.arg().is_array()) throw UsageError(arg + " needs a number, not an Array");
+            KernelArg v;
+            v.kind = KernelArg::Kind::Value;
+            v.size = element_bytes(t.elem);
+            a.arg().convert_scalar(t.elem, v.value);
+            launch_args.push_back(v);
         }
     }
     backend_->launch(kernel_, dims, launch_args);

@@ -8,4 +8,5 @@ PYBIND11_MODULE(_smelt, m) {
     smelt::python::bind_errors(m);
     smelt::python::bind_arrays(m);
     smelt::python::bind_primitives(m);
+    smelt::python::bind_kernel(m);
 }

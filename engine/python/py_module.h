@@ -64,5 +64,6 @@ void register_array_type(py::handle array_type, py::handle numpy_generic);
 void bind_errors(py::module_ &m);
 void bind_arrays(py::module_ &m);
 void bind_primitives(py::module_ &m);
+void bind_kernel(py::module_ &m);
 
 } // namespace smelt::python

@@ -292,6 +292,22 @@ def _as_array(x, backend=None):
     return x if isinstance(x, Array) else wrap(x, backend=backend)
 
 
+def _backend_of(backend, *values):
+    """The backend of an array function's call: `backend` when given, else that of the first
+    smelt Array among `values` (lists searched too), else None (the config's). NumPy inputs are
+    wrapped on it, so they join the Arrays' backend instead of the config's default."""
+    if backend is not None:
+        return backend
+    for v in values:
+        if isinstance(v, Array):
+            return v.backend
+        if isinstance(v, (list, tuple)):
+            found = _backend_of(None, *v)
+            if found is not None:
+                return found
+    return None
+
+
 def _timed(name, fn, *args):
     cfg = _config._current
     if not cfg._values["profile"]:
@@ -322,6 +338,7 @@ def maximum(ary, backend=None):
 
 def dot(a1, a2, backend=None):
     from . import _ops
+    backend = _backend_of(backend, a1, a2)
     return _ops.dot(_as_array(a1, backend), _as_array(a2, backend))
 
 
@@ -329,11 +346,12 @@ def cumsum(ary, backend=None, out=None):
     """Inclusive prefix sum into `out` (new when None; integers accumulate in 64 bits as in
     NumPy). Returns `out`."""
     from . import _ops
-    return _ops.cumsum(_as_array(ary, backend), out)
+    return _ops.cumsum(_as_array(ary, _backend_of(backend, ary, out)), out)
 
 
 def take(ary, indices, backend=None, out=None):
     """``out[i] = ary[indices[i]]``; an index out of range is a UsageError."""
+    backend = _backend_of(backend, ary, indices, out)
     ary, indices = _as_array(ary, backend), _as_array(indices, backend)
     result = _made(_timed("take", _smelt.take, ary._h, indices._h), ary.backend, ary.dtype)
     if out is None:
@@ -346,7 +364,7 @@ def take(ary, indices, backend=None, out=None):
 def where(condition, a, b, backend=None):
     """NumPy's three-argument where: ``out[i] = a[i] if condition[i] else b[i]``; a or b may be
     scalars."""
-    condition = _as_array(condition, backend)
+    condition = _as_array(condition, _backend_of(backend, condition, a, b))
     n = len(condition)
     dt = np.result_type(*(v.dtype if isinstance(v, (Array, np.ndarray)) else v for v in (a, b)))
     arrays = []
@@ -371,6 +389,7 @@ def argsort(ary, backend=None):
 
 def align(ary_list, order, out_list=None, backend=None):
     """Each array reordered by `order`: ``out[i] = ary[order[i]]``."""
+    backend = _backend_of(backend, ary_list, order, out_list)
     arrays = [_as_array(a, backend) for a in ary_list]
     order = _as_array(order, backend)
     handles = _timed("align", _smelt.align, [a._h for a in arrays], order._h)
@@ -386,6 +405,7 @@ def align(ary_list, order, out_list=None, backend=None):
 def sort_by_keys(ary_list, out_list=None, key_bits=None, backend=None, use_radix_sort=True):
     """Sorts by the first array (stably): returns the arrays reordered. ``key_bits`` and
     ``use_radix_sort`` are accepted for Compyle compatibility (the engine always radix sorts)."""
+    backend = _backend_of(backend, ary_list, out_list)
     order = argsort(ary_list[0], backend)
     return align(ary_list, order, out_list, backend)
 

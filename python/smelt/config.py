@@ -14,7 +14,8 @@ use_double     True     kernels compute in double; False compiles every ``double
 profile        False    primitives record call counts and times (see smelt.profile)
 backend        None     the default backend by name; None: from use_cuda / use_opencl,
                         else 'cython'
-wgs            64       work-group size that LocalMem sizes are multiplied by
+wgs            64       Kernel's largest work-group size when a call gives no local_size
+                        (LocalMem sizes are multiplied by the group size)
 =============  =======  ==============================================================
 
 Two defaults differ from Compyle's on purpose: ``use_openmp`` is True (Compyle starts serial)

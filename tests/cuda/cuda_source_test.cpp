@@ -172,6 +172,30 @@ TEST(CudaNvrtc, LowLevelKernelsCompileForSm90WithoutADevice) {
     }
 }
 
+// The functions of smelt::Kernel's tests (tests/primitives/kernel_test.cpp), specialised as
+// those tests call them, build for sm_90: what `SMELT_TEST_BACKEND=cuda ... Kernel.*` compiles.
+TEST(CudaNvrtc, KernelTestFunctionsCompileForSm90WithoutADevice) {
+    const auto module = parse_named(kData + "/primitives/low_level_kernels.py");
+    auto ptr = [](Scalar s, AddrSpace sp = AddrSpace::Global) { return Type::pointer(s, sp); };
+    const Type i32 = Type::scalar(Scalar::I32);
+    const std::vector<std::pair<std::string, std::map<std::string, Type>>> cases = {
+        {"group_sum", {{"x", ptr(Scalar::F64)}, {"partial", ptr(Scalar::F64)}, {"n", i32}}},
+        {"group_sum", {{"x", ptr(Scalar::F32)}, {"partial", ptr(Scalar::F32)}, {"n", i32}}},
+        {"reverse_groups", {}},
+        {"reverse_groups_untyped",
+         {{"x", ptr(Scalar::I32)},
+          {"y", ptr(Scalar::I32)},
+          {"buf", ptr(Scalar::I32, AddrSpace::Local)},
+          {"n", i32}}},
+        {"count_above", {}},
+        {"geometry", {}},
+        {"fill", {{"x", ptr(Scalar::F64)}, {"value", Type::scalar(Scalar::F64)}}}};
+    for (const auto &[func, types] : cases) {
+        auto m = build_ir(*module, {{func, types, {}}}, cuda_options());
+        expect_cubin(func, primitives::cuda::raw_kernel_unit(*m, func).source);
+    }
+}
+
 // Single precision: the generated PTX has no 64-bit floating-point instruction at all. (CUDA's
 // own sinf/cosf/tanf do use a few double operations in their slow-path argument reduction for
 // |x| > 105615, so the elementwise case here uses the rest of the math: //, %, **, min, max,

@@ -32,6 +32,15 @@ inline std::string run_python(const std::string &script) {
     return out;
 }
 
+// True when SMELT_PYTHON can import NumPy (the oracle's float32 half needs it); tests skip
+// without it rather than fail.
+inline bool python_has_numpy() {
+    static const bool ok =
+        std::system((std::string(SMELT_PYTHON) + " -c 'import numpy' >/dev/null 2>&1").c_str()) ==
+        0;
+    return ok;
+}
+
 // Whitespace-separated doubles written by Python's float.hex() (or repr), in order.
 inline std::vector<double> parse_doubles(const std::string &text) {
     std::vector<double> out;

@@ -39,6 +39,12 @@ def compiled_backend(request):
     return request.param
 
 
+@pytest.fixture(params=[_param(b) for b in ("opencl", "cuda")])
+def gpu(request):
+    """The backends with work groups and local memory (Kernel, LocalMem)."""
+    return request.param
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)

@@ -141,19 +141,8 @@ def test_reductions_of_empty_arrays(backend):
     assert smelt.maximum(smelt.zeros(0, np.int64, backend)) == np.iinfo(np.int64).min
 
 
-# Known bug (found when the OpenCL backend met the package): on opencl, cumsum's `out` and take's
-# result are created on the CPU while the input lives on OpenCL. Recorded on the Python issue.
-_OPENCL_MIXED_BACKENDS = "known bug: a CPU-side array is mixed with OpenCL arrays"
-
-
-def _xfail_on_opencl(backend):
-    if backend == "opencl":
-        pytest.xfail(_OPENCL_MIXED_BACKENDS)
-
-
 @pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.float64])
 def test_cumsum(backend, dtype, rng):
-    _xfail_on_opencl(backend)
     x = values(rng, 517, dtype)
     out = smelt.cumsum(wrap(x, backend=backend))
     np.testing.assert_allclose(out.get(), np.cumsum(x), rtol=1e-12)
@@ -164,7 +153,6 @@ def test_cumsum(backend, dtype, rng):
 
 
 def test_take_where_argsort_sort_by_keys_align(backend, rng):
-    _xfail_on_opencl(backend)
     x = rng.normal(size=300)
     idx = rng.integers(0, 300, 50).astype(np.int64)
     a = wrap(x, backend=backend)
@@ -180,7 +168,7 @@ def test_take_where_argsort_sort_by_keys_align(backend, rng):
     np.testing.assert_array_equal(smelt.where(a > 0, a, 0.0).get(), np.where(x > 0, x, 0.0))
 
     keys = rng.integers(0, 20, 300).astype(np.int32)
-    order = smelt.argsort(keys)
+    order = smelt.argsort(keys, backend=backend)
     np.testing.assert_array_equal(order.get(), np.argsort(keys, kind="stable"))
     k2, v2 = smelt.sort_by_keys([wrap(keys, backend=backend), a])
     np.testing.assert_array_equal(k2.get(), np.sort(keys, kind="stable"))
@@ -188,3 +176,38 @@ def test_take_where_argsort_sort_by_keys_align(backend, rng):
     y1, y2 = smelt.align([a, wrap(keys, backend=backend)], order)
     np.testing.assert_array_equal(y1.get(), x[order.get()])
     np.testing.assert_array_equal(y2.get(), keys[order.get()])
+
+
+def test_numpy_inputs_join_the_backend_of_the_arrays(backend, rng):
+    # Array functions given NumPy arrays next to smelt Arrays wrap them on the Arrays' backend,
+    # not on the config's default (on OpenCL, a CPU-side helper array made these calls fail with
+    # "an array of another backend"). The results live on that backend too.
+    assert smelt.get_backend() == "cython"  # the default differs from most `backend`s
+    x = rng.normal(size=64)
+    idx = rng.integers(0, 64, 10).astype(np.int64)
+    a = wrap(x.copy(), backend=backend)
+
+    out = smelt.zeros(64, np.float64, backend)
+    assert smelt.cumsum(x, out=out) is out
+    np.testing.assert_allclose(out.get(), np.cumsum(x), rtol=1e-12)
+
+    taken = smelt.take(a, idx)
+    assert taken.backend == backend
+    np.testing.assert_array_equal(taken.get(), x[idx])
+    out10 = smelt.zeros(10, np.float64, backend)
+    assert smelt.take(x, idx, out=out10) is out10
+    np.testing.assert_array_equal(out10.get(), x[idx])
+
+    assert smelt.dot(x, a) == pytest.approx(np.dot(x, x), rel=1e-12)
+    chosen = smelt.where(x > 0, a, -x)
+    assert chosen.backend == backend
+    np.testing.assert_array_equal(chosen.get(), np.abs(x))
+
+    keys = rng.integers(0, 5, 64).astype(np.int32)
+    k2, v2 = smelt.sort_by_keys([keys, a])
+    assert k2.backend == v2.backend == backend
+    np.testing.assert_array_equal(v2.get(), x[np.argsort(keys, kind="stable")])
+    order = smelt.argsort(a)
+    (y,) = smelt.align([x], order)
+    assert y.backend == backend
+    np.testing.assert_array_equal(y.get(), np.sort(x))
