@@ -1,6 +1,7 @@
 """The primitives run by CPython on NumPy arrays (backend='python'): the same functions, one index
 at a time, in index order. Slow, but it is the meaning the engine's backends must agree with, so
-tests use it as their oracle."""
+tests use it as their oracle. Functions run through `purepy.language`, which gives every
+operation the language's types whatever the NumPy version (see smelt/_language.py)."""
 
 import inspect
 
@@ -36,6 +37,7 @@ def _length(args, what):
 
 
 def elementwise(func, args, n=None):
+    func = purepy.language(func)
     views = [host(a) for a in args]
     n = _length(views, func.__name__) if n is None else n
     with np.errstate(all="ignore"):  # integer kernels wrap, as compiled ones do
@@ -46,7 +48,8 @@ def elementwise(func, args, n=None):
 
 def binary(expr):
     """A Python function of (a, b) for a reduce/scan expression such as 'min(a, b)'."""
-    return eval("lambda a, b: (%s)" % expr, dict(_NAMESPACE))
+    from ._language import language_lambda
+    return language_lambda(("a", "b"), expr, _NAMESPACE)
 
 
 def constant(expr, dtype):
@@ -55,6 +58,7 @@ def constant(expr, dtype):
 
 def reduction(map_func, reduce_expr, neutral, dtype, args):
     combine = binary(reduce_expr)
+    map_func = purepy.language(map_func) if map_func is not None else None
     views = [host(a) for a in args]
     if map_func is None:
         values = views[0]
@@ -76,6 +80,7 @@ _SCAN_NAMES = ("i", "item", "prev_item", "last_item", "N")
 
 
 def _caller(func):
+    func = purepy.language(func)
     params = list(inspect.signature(func).parameters)
     return lambda values: func(*[values[p] for p in params])
 

@@ -2,6 +2,7 @@
 // step/time) and with h5py (an independent reader checking the H5MD layout).
 #include "common/h5md_writer.h"
 #include "test_process.h"
+#include "test_python.h"
 
 #include <gtest/gtest.h>
 
@@ -229,7 +230,7 @@ TEST(H5md, H5pyReadsItAsH5md) {
     fs::path path = temp_file("h5py.h5");
     write_file(path, 3, 4);
     auto r = test_util::run_process(
-        std::string(SMELT_PYTHON) + " " +
+        smelt::testing_util::test_python() + " " +
         test_util::shell_quote(std::string(SMELT_TEST_DATA_DIR) + "/apps/h5md_check.py") + " " +
         test_util::shell_quote(path.string()) + " --n 5 --dim 2 --frames 3 --observables 4");
     fs::remove(path);

@@ -1,6 +1,7 @@
 // apps/md2d/physics.py run by CPython on NumPy arrays (the kernel language's reference meaning),
 // checked against independent oracles in tests/apps/md2d_physics_check.py: one gtest per check.
 #include "test_process.h"
+#include "test_python.h"
 
 #include <gtest/gtest.h>
 
@@ -13,9 +14,10 @@ class Md2dPhysics : public ::testing::TestWithParam<const char *> {};
 
 TEST_P(Md2dPhysics, CPythonCheck) {
     std::string script = std::string(SMELT_TEST_DATA_DIR) + "/apps/md2d_physics_check.py";
-    auto r = run_process(std::string(SMELT_PYTHON) + " " + shell_quote(script) + " " + GetParam());
+    auto r = run_process(smelt::testing_util::test_python() + " " + shell_quote(script) + " " +
+                         GetParam());
     if (r.status != 0 && r.output.find("No module named 'numpy'") != std::string::npos)
-        GTEST_SKIP() << "numpy is not installed for " << SMELT_PYTHON;
+        GTEST_SKIP() << "numpy is not installed for " << smelt::testing_util::test_python();
     EXPECT_EQ(r.status, 0) << r.output;
 }
 

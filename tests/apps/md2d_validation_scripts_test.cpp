@@ -2,6 +2,7 @@
 // passes, a drifting one fails; identical runs agree, perturbed or different runs do not.
 #include "common/h5md_writer.h"
 #include "test_process.h"
+#include "test_python.h"
 
 #include <gtest/gtest.h>
 
@@ -52,11 +53,12 @@ void write_run(const fs::path &path, double drift, double dx, int64_t n = 4, boo
 class ValidationScripts : public ::testing::Test {
 protected:
     void SetUp() override {
-        auto r = run_process(std::string(SMELT_PYTHON) + " -c 'import h5py, matplotlib, numpy'");
+        auto r = run_process(smelt::testing_util::test_python() +
+                             " -c 'import h5py, matplotlib, numpy'");
         if (r.status != 0) GTEST_SKIP() << "needs h5py, matplotlib and numpy: " << r.output;
     }
     static test_util::ProcessResult script(const std::string &name, const std::string &args) {
-        return run_process(std::string(SMELT_PYTHON) + " " +
+        return run_process(smelt::testing_util::test_python() + " " +
                            shell_quote(std::string(SMELT_SOURCE_DIR) + "/validation/" + name) +
                            " " + args);
     }

@@ -8,6 +8,7 @@
 #include "codegen/c_like.h"
 #include "codegen/prelude.h"
 #include "ir/verify.h"
+#include "test_python.h"
 
 #include <gtest/gtest.h>
 
@@ -322,10 +323,12 @@ protected:
     void check_group(const std::string &group) {
         ASSERT_TRUE(run_->compiled) << run_->log << "\nsource: " << run_->source_path;
         if (expected_->empty() &&
-            std::system((std::string(SMELT_PYTHON) + " -c 'import numpy' 2>/dev/null").c_str()) !=
+            std::system(
+                (smelt::testing_util::test_python() + " -c 'import numpy' 2>/dev/null").c_str()) !=
                 0)
-            GTEST_SKIP() << "no CPython oracle: NumPy is not installed for " << SMELT_PYTHON;
-        ASSERT_FALSE(expected_->empty()) << "no output from " << SMELT_PYTHON;
+            GTEST_SKIP() << "no CPython oracle: NumPy is not installed for "
+                         << smelt::testing_util::test_python();
+        ASSERT_FALSE(expected_->empty()) << "no output from " << smelt::testing_util::test_python();
         const auto &cs = cases_.at(group);
         ASSERT_FALSE(cs.empty());
         for (size_t i = 0; i < cs.size(); ++i) {

@@ -1,6 +1,7 @@
 // Lexer tests: token streams of tricky layouts, literals and operators, checked by hand and
 // against CPython's own tokenizer on a corpus file.
 #include "frontend/lexer.h"
+#include "test_python.h"
 
 #include <gtest/gtest.h>
 
@@ -332,8 +333,8 @@ TEST(Lexer, AgreesWithCPythonTokenizeOnCorpus) {
     ASSERT_TRUE(in) << path;
     std::stringstream text;
     text << in.rdbuf();
-    const std::string expected =
-        run_command(std::string(SMELT_PYTHON) + " -W ignore " + dir + "python_tokens.py " + path);
+    const std::string expected = run_command(smelt::testing_util::test_python() + " -W ignore " +
+                                             dir + "python_tokens.py " + path);
     ASSERT_FALSE(expected.empty());
     EXPECT_EQ(smelt_stream(text.str()), expected);
 }

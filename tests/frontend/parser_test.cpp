@@ -2,6 +2,7 @@
 // module-level behaviour on files that mix kernels with ordinary Python, and recovery.
 #include "frontend/ast_printer.h"
 #include "frontend/parser.h"
+#include "test_python.h"
 
 #include <gtest/gtest.h>
 
@@ -114,7 +115,7 @@ TEST(Parser, ExpressionTreesAgreeWithCPythonAst) {
     const std::string dir = std::string(SMELT_TEST_DATA_DIR) + "/frontend/";
     const std::string path = dir + "data/exprs_corpus.py";
     const std::string expected =
-        run_command(std::string(SMELT_PYTHON) + " " + dir + "python_exprs.py " + path);
+        run_command(smelt::testing_util::test_python() + " " + dir + "python_exprs.py " + path);
     ASSERT_FALSE(expected.empty());
     auto m = parse(std::make_shared<SourceFile>(path, read_file(path)));
     ASSERT_EQ(m->functions.size(), 1u);

@@ -1,6 +1,8 @@
-// Runs a snippet in CPython (SMELT_PYTHON, with NumPy) and returns its stdout: the semantic
+// Runs a snippet in CPython (test_python.h, with NumPy) and returns its stdout: the semantic
 // oracle for Python's //, %, min and max on floats.
 #pragma once
+
+#include "test_python.h"
 
 #include <cmath>
 #include <cstdio>
@@ -21,7 +23,7 @@ inline std::string run_python(const std::string &script) {
     close(fd);
     std::ofstream(path) << script;
     std::string out;
-    if (FILE *p = popen((std::string(SMELT_PYTHON) + " " + path).c_str(), "r")) {
+    if (FILE *p = popen((smelt::testing_util::test_python() + " " + path).c_str(), "r")) {
         char buf[4096];
         size_t n;
         while ((n = fread(buf, 1, sizeof buf, p)) > 0)

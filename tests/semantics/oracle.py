@@ -12,11 +12,11 @@ writes every argument back as out0.npy, out1.npy, ... (arrays as the kernel left
 Exit status: 0 done; 1 the kernel raised (traceback on stderr, with the work item); 2 bad use or
 inputs that do not match the declared types; 77 NumPy is missing (the caller skips).
 
-NumPy's scalar rules decide intermediate types: an int32 element times an int32 element wraps
-at 32 bits like the engine, but a Python int literal mixed with an int32 element computes in
-int64 and a float32 element times a Python float computes in double (NumPy 1.24). Results are
-stored into the arrays' own dtypes; the caller compares with tolerances that allow for this.
-Floating-point and overflow warnings are silenced: the engine has no such warnings.
+The kernel runs through `smelt.purepy.language`, which gives every operation the type the
+engine gives it (weak literals, C's promotion, declared parameter and result types, typed
+locals), so NumPy 1.x and 2.x compute the same values; NumPy's own promotion rules (value-based
+in 1.x, NEP 50 in 2.x) never decide a type. Floating-point and overflow warnings are silenced:
+the engine has no such warnings.
 """
 
 import importlib.util
@@ -64,14 +64,13 @@ def run_elementwise(func, n, args):
     import numpy as np
     from smelt import purepy
 
-    index_type = purepy.declared_types(func).get(next(iter(inspect.signature(func).parameters)))
-    make_index = index_type.dtype.type if index_type is not None else int
+    kernel = purepy.language(func)  # converts i to the index parameter's declared type
     values = [a[()] if a.ndim == 0 else a for a in args]
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         for i in range(n):
             try:
-                func(make_index(i), *values)
+                kernel(i, *values)
             except Exception as exc:
                 raise RuntimeError("%s(i=%d) raised %s: %s" % (func.__name__, i, type(exc).__name__, exc)) from exc
     return values

@@ -1,10 +1,11 @@
 // Runs a semantics case in CPython through tests/semantics/oracle.py: writes the inputs as .npy
-// files, runs SMELT_PYTHON, reads the arrays back as the kernel left them.
+// files, runs the test interpreter (test_python.h), reads the arrays back as the kernel left them.
 #pragma once
 
 #include "case_spec.h"
 #include "npy.h"
 #include "support/process.h"
+#include "test_python.h"
 
 #include <filesystem>
 #include <string>
@@ -29,11 +30,12 @@ inline OracleResult run_oracle(const CaseSpec &spec, const std::vector<HostArray
     fs::create_directories(dir);
     for (size_t k = 0; k < inputs.size(); ++k)
         write_npy(dir / ("arg" + std::to_string(k) + ".npy"), inputs[k]);
-    ProcessResult p = run_process({SMELT_PYTHON, (semantics_dir() / "oracle.py").string(),
-                                   spec.path, spec.kernel, std::to_string(spec.n), dir.string()});
+    ProcessResult p =
+        run_process({smelt::testing_util::test_python(), (semantics_dir() / "oracle.py").string(),
+                     spec.path, spec.kernel, std::to_string(spec.n), dir.string()});
     if (!p.started) {
         r.status = OracleResult::Status::Skip;
-        r.message = "cannot run " + std::string(SMELT_PYTHON) + ": " + p.output;
+        r.message = "cannot run " + smelt::testing_util::test_python() + ": " + p.output;
     } else if (p.exit_status == 77) {
         r.status = OracleResult::Status::Skip;
         r.message = p.output;

@@ -40,6 +40,16 @@ def same(a, b, what):
     check(ok, "%s: expected %r (%s), got %r (%s)" % (what, b, type(b).__name__, a, type(a).__name__))
 
 
+def near_float32(a, want, what, ulps=2):
+    """`a` is a float32 within `ulps` of the float32 nearest to `want` (NumPy's float32 math
+    may differ from the correctly rounded value by an ulp, and does between versions)."""
+    ok = type(a) is np.float32
+    if ok:
+        w = np.float32(want)
+        ok = abs(float(a) - float(w)) <= ulps * float(np.spacing(w))
+    check(ok, "%s: expected a float32 within %d ulps of %r, got %r (%s)" % (what, ulps, want, a, type(a).__name__))
+
+
 # --- purepy ------------------------------------------------------------------------------------
 
 
@@ -118,7 +128,7 @@ def check_math():
     same(smelt.ceil(np.float32(-2.5)), np.float32(-2.0), "ceil keeps float32")
     same(smelt.trunc(np.int32(-7)), np.float64(-7.0), "trunc of an int is double")
     same(smelt.sqrt(np.int8(4)), np.float64(2.0), "int8 argument is computed in double, not float16")
-    same(smelt.atan2(np.float32(1), 2.0), np.float32(math.atan2(1, 2)), "atan2(float, literal) stays float")
+    near_float32(smelt.atan2(np.float32(1), 2.0), math.atan2(1, 2), "atan2(float, literal) stays float")
     same(smelt.pow(np.float32(2), np.float64(3)), np.float64(8), "pow(float, double) is double")
     same(smelt.pow(2, 3), np.float64(8), "pow of ints is double")
     same(smelt.isnan(smelt.nan), np.bool_(True), "isnan(nan)")
@@ -153,6 +163,97 @@ def check_atomics():
 def check_work_items():
     check((smelt.LID_0, smelt.GID_2, smelt.LDIM_1, smelt.GDIM_0) == (0, 0, 1, 1), "work-item names")
     check(smelt.local_barrier() is None, "local_barrier")
+
+
+BIG = 3000000000  # a module constant: an untyped literal in kernels
+
+
+def check_language():
+    """purepy.language gives each operation the engine's type (engine/types/), under NumPy 1.x
+    and 2.x alike; the expectations are written from the language's rules by hand."""
+    L = purepy.language
+    c8, h16, u32, f32 = np.int8(100), np.int16(-5), np.uint32(7), np.float32(1.25)
+
+    def weak(c, h, u, f):
+        return c * 1000, h + 3000000000, u // -2, u % -3, u > -1, max(u, -5), f * 2.0 + 1.5, f / 4
+    got = L(weak)(c8, h16, u32, f32)
+    for g, want, what in zip(got, (np.int32(100000), np.int64(2999999995), np.int64(-4), np.int64(-2),
+                                   np.bool_(True), np.int64(7), np.float32(4.0), np.float32(0.3125)),
+                             ("char * 1000 is int", "short + 3000000000 is long", "uint // -2 is long",
+                              "uint % -3 is long", "uint > -1 compares as long", "max(uint, -5) is long",
+                              "float * 2.0 + 1.5 stays float", "float / 4 stays float")):
+        same(g, want, "language: " + what)
+
+    def promotion(c, a, u, i):
+        return c + c, a < u, u + 1, i * 1.5, i / 2, BIG + a
+    got = L(promotion)(c8, np.int32(-1), np.uint32(4294967295), np.int32(3))
+    for g, want, what in zip(got, (np.int32(200), np.bool_(False), np.uint32(0), np.float64(4.5), np.float64(1.5),
+                                   np.int64(2999999999)),
+                             ("char + char is int (no 8-bit wrap)", "int < uint compares unsigned (C)",
+                              "uint + 1 wraps at 32 bits", "int * 1.5 is double", "int / 2 is double",
+                              "a module constant too wide for int makes long")):
+        same(g, want, "language: " + what)
+
+    @smelt.annotate(n="long", return_="long")
+    def lfact(n):
+        if n <= 1:
+            return 1
+        return n * lfact(n - 1)
+    same(L(lfact)(np.int32(20)), np.int64(2432902008176640000), "language: a long parameter converts an int argument")
+
+    @smelt.annotate(a="int", return_="int")
+    def falls_off(a):
+        if a < 0:
+            return a
+    same(L(falls_off)(np.int64(5)), np.int32(0), "language: falling off the end returns zero")
+
+    def locals_and_loops(a, u):
+        s = 0
+        for k in range(3):
+            s += a
+        last = 0
+        for v in range(u, 0, -1):
+            last = v
+        w = smelt.declare("int")
+        w = 2**33 + 5
+        z: float
+        z += 0.1
+        return s, last, w, 1 if a else 0, z
+    got = L(locals_and_loops)(np.int32(2**30), np.uint32(3))
+    for g, want, what in zip(got, (np.int64(3 * 2**30), np.int64(1), np.int32(5), np.int64(1), np.float32(0.1)),
+                             ("a local first assigned 0 is long", "range(uint, 0, -1) counts in long",
+                              "a local keeps its declared type (wraps)", "1 if c else 0 is long",
+                              "'z: float' alone is a float32 zero")):
+        same(g, want, "language: " + what)
+
+    def conversions(c, flag, x, out):
+        out[0] = c * 1000
+        out[1] = 300
+        out[2] = -1 - c
+        out[3] += 1
+        return int(2.7), int(flag), -flag, ~flag, flag & flag, float(c)
+    out = np.array([0, 0, 0, 127], dtype=np.int8)
+    got = L(conversions)(c8, np.bool_(True), 0.5, out)
+    check(out.tolist() == [-96, 44, -101, -128], "language: stores wrap into the element type: %r" % out.tolist())
+    for g, want, what in zip(got, (np.int32(2), np.int32(1), np.int32(-1), np.int32(-2), np.bool_(True),
+                                   np.float64(100)),
+                             ("int(2.7) is int", "int(bool) is int", "-bool is int", "~bool is int",
+                              "bool & bool is bool", "float(char) is double")):
+        same(g, want, "language: " + what)
+
+    calls = []
+
+    def middle(x):
+        calls.append(x)
+        return x
+
+    def chained(a):
+        return 0 < middle(a) < 10
+    same(L(chained)(np.int32(5)), np.bool_(True), "language: chained comparison")
+    check(calls == [5], "language: the middle operand of a chained comparison is evaluated once")
+    check(L(L(chained)) is L(chained), "language of a translated function is itself")
+    no_source = eval("lambda x: x + 1")
+    check(L(no_source) is no_source, "language: a function without source runs as it is")
 
 
 # --- oracle.py end to end ----------------------------------------------------------------------
@@ -238,6 +339,7 @@ def main():
     check_math()
     check_atomics()
     check_work_items()
+    check_language()
     cases = sorted(glob.glob(os.path.join(HERE, "cases", "*.py")))
     check(len(cases) >= 14, "at least 14 cases")
     for path in cases:

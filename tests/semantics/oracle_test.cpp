@@ -8,6 +8,7 @@
 #include "compare.h"
 #include "npy.h"
 #include "oracle_run.h"
+#include "test_python.h"
 
 #include <gtest/gtest.h>
 
@@ -84,7 +85,7 @@ TEST(Npy, RoundTripsThroughNumPy) {
         "np.save(d + '/e.npy', np.array([1.5, -2.25], dtype=np.float32))\n"
         "np.save(d + '/f.npy', np.int16(-3))\n"
         "sys.exit(0 if ok else 1)\n";
-    ProcessResult p = run_process({SMELT_PYTHON, "-c", script, dir.string()});
+    ProcessResult p = run_process({smelt::testing_util::test_python(), "-c", script, dir.string()});
     if (!p.started || p.output.find("No module named 'numpy'") != std::string::npos)
         GTEST_SKIP() << "python3 with NumPy is not available: " << p.output;
     EXPECT_EQ(p.exit_status, 0) << p.output;
@@ -115,8 +116,8 @@ TEST(Compare, TolerancesAndSpecialValues) {
 }
 
 TEST(PurePy, SelfTest) {
-    ProcessResult p =
-        run_process({SMELT_PYTHON, (semantics_dir() / "oracle_selftest.py").string()});
+    ProcessResult p = run_process(
+        {smelt::testing_util::test_python(), (semantics_dir() / "oracle_selftest.py").string()});
     if (!p.started || p.exit_status == 77)
         GTEST_SKIP() << "python3 with NumPy is not available: " << p.output;
     EXPECT_EQ(p.exit_status, 0) << p.output;
