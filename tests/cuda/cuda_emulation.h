@@ -111,6 +111,9 @@ template <class T> T __shfl_sync(unsigned, T v, int lane) {
 inline unsigned __ballot_sync(unsigned, int pred) {
     return emu::ballot(pred);
 }
+inline int __all_sync(unsigned, int pred) {
+    return emu::ballot(pred) == 0xffffffffu;
+}
 inline int __ffs(unsigned x) {
     return __builtin_ffs(int(x));
 }

@@ -224,10 +224,12 @@ int main() {
 // ever finds its predecessor's inclusive prefix; further launches per case therefore start at
 // tile s with tiles [0, s) set up as running blocks could have left them: aggregates, with
 // inclusive prefixes only where a tile holds a segment start (s = tiles - 1: the look-back folds
-// aggregates across windows of 32 tiles back to tile 0) or also at every 7th tile (s = tiles / 2).
-// Segments are about 3000 items long, so some tiles hold a start and most do not.
+// aggregates across windows back to tile 0) or also at every 7th tile (s = tiles - 3). Segments
+// are about 3000 items long, so some tiles hold a start and most do not.
 TEST(CudaEmulation, SinglePassScanKernel) {
-    const std::vector<int64_t> ns = {1, 1792, 1793, 12543, 60001};
+    // Up to two look-back windows past the last tile (kScanLookBack tiles per lane).
+    const int64_t tile = pc::kScanTile, window = 32 * pc::kScanLookBack;
+    const std::vector<int64_t> ns = {1, tile, tile + 1, 7 * tile + 3, (window + 5) * tile + 1};
     const auto single = [](Scalar s, bool seg, const std::string &expr = "a+b",
                            const std::string &neutral = "0") {
         return scan_source(s, seg, Precision::Double, expr, neutral, false);
@@ -261,12 +263,12 @@ int check(const char *what, K kernel, Op op, T neutral = T(0)) {
             acc = start ? x[i] : op(acc, x[i]);
             item[i] = acc;
         }
-        for (long long s : {0LL, tiles - 1, tiles / 2}) {
+        for (long long s : {0LL, tiles - 1, tiles - 3}) {
             if (s < 0 || (s > 0 && tiles < 2) || (s == 0 && tiles > 8)) continue; // time
-            const bool dense = s == tiles / 2;
-            std::vector<unsigned long long> status(tiles, 0);
-            std::vector<T> agg(tiles, T(-3)), inc(tiles, T(-4)), y(n, T(-1)), yp(n, T(-1)),
-                last(n, T(-1));
+            const bool dense = s == tiles - 3;
+            constexpr int kWords = sizeof(T) > 4 ? 2 : 1; // 8-byte values: two halves
+            std::vector<unsigned long long> status(tiles * kWords, 0);
+            std::vector<T> y(n, T(-1)), yp(n, T(-1)), last(n, T(-1));
             for (long long j = 0; j < s; ++j) { // tiles [0, s) as running blocks leave them
                 T av = T(0);
                 bool af = false;
@@ -278,23 +280,18 @@ int check(const char *what, K kernel, Op op, T neutral = T(0)) {
                 const bool inclusive = af || (dense && j % 7 == 3);
                 const T v = inclusive ? item[(j + 1) * kTile - 1] : av;
                 const unsigned long long st = inclusive ? 2 : 1;
-                if (sizeof(T) <= 4) {
-                    unsigned bits = 0;
-                    std::memcpy(&bits, &v, sizeof(T));
-                    status[j] = (static_cast<unsigned long long>(bits) << 32) | st;
-                } else {
-                    status[j] = st;
-                    (inclusive ? inc : agg)[j] = v;
-                }
+                unsigned bits[2] = {0, 0};
+                std::memcpy(bits, &v, sizeof(T));
+                for (int h = 0; h < kWords; ++h)
+                    status[h * tiles + j] = (static_cast<unsigned long long>(bits[h]) << 32) | st;
             }
             unsigned counter = unsigned(s);
             if constexpr (segmented)
                 emu::launch(kernel, unsigned(tiles - s), 256, n, x.data(), y.data(), yp.data(),
-                            last.data(), flags.data(), &counter, status.data(), agg.data(),
-                            inc.data());
+                            last.data(), flags.data(), &counter, status.data());
             else
                 emu::launch(kernel, unsigned(tiles - s), 256, n, x.data(), y.data(), yp.data(),
-                            last.data(), &counter, status.data(), agg.data(), inc.data());
+                            last.data(), &counter, status.data());
             long long wrong = -1;
             for (long long i = 0; i < n && wrong < 0; ++i) {
                 const bool mine = i >= s * kTile;

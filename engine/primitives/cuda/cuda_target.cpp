@@ -121,10 +121,10 @@ public:
             const SinglePassScratch layout = single_pass_scratch(tiles);
             const CUdeviceptr base = b.scratch(layout.bytes);
             // The tile counter and the status words start at zero; one tile uses neither.
-            if (tiles > 1) b.zero(base, layout.clear);
-            ArgList all({KernelArg::of(n)}, args,
-                        {KernelArg::of(base + layout.counter), KernelArg::of(base + layout.status),
-                         KernelArg::of(base + layout.agg), KernelArg::of(base + layout.inc)});
+            if (tiles > 1) b.zero(base, layout.bytes);
+            ArgList all(
+                {KernelArg::of(n)}, args,
+                {KernelArg::of(base + layout.counter), KernelArg::of(base + layout.status)});
             backend.launch(k.entries[0], LaunchDims::linear(tiles * kScanBlock, kScanBlock),
                            all.span());
             return;

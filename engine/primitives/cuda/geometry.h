@@ -52,22 +52,17 @@ inline ScanScratch scan_scratch(int64_t blocks) {
     return s;
 }
 
-// Byte offsets in the scratch block of the single-pass scan: the tile counter, one 8-byte
-// status word per tile, and aggregate and inclusive value slots of 8 bytes per tile (used for
-// values wider than 4 bytes). The first `clear` bytes (counter and status words) must be zero
-// at the start of a call.
+// Byte offsets in the scratch block of the single-pass scan: the tile counter, then two 8-byte
+// status words per tile (one is used for values of up to 4 bytes). All `bytes` must be zero at
+// the start of a call.
 struct SinglePassScratch {
-    size_t counter = 0, status = 0, agg = 0, inc = 0, bytes = 0, clear = 0;
+    size_t counter = 0, status = 0, bytes = 0;
 };
 
 inline SinglePassScratch single_pass_scratch(int64_t tiles) {
-    auto round = [](size_t v) { return (v + 255) / 256 * 256; };
     SinglePassScratch s;
     s.status = 256;
-    s.agg = s.status + round(size_t(tiles) * 8);
-    s.inc = s.agg + round(size_t(tiles) * 8);
-    s.bytes = s.inc + round(size_t(tiles) * 8);
-    s.clear = s.agg;
+    s.bytes = s.status + (size_t(tiles) * 16 + 255) / 256 * 256;
     return s;
 }
 

@@ -31,7 +31,13 @@ ScanText scan_text(const codegen::Dialect &d, const ScanWrapper &w) {
     s.start = "smelt_i == 0" +
               (w.segment ? " || (" + spell_call(d, *w.segment, vars, w.params, w.dtype) + ")"
                          : std::string());
+    s.segmented = w.segment.has_value();
     return s;
+}
+
+std::string tile_flag(const ScanText &s, const std::string &j) {
+    if (s.segmented) return "smelt_s_flag[smelt_warp][" + j + "]";
+    return "(smelt_wbase + " + j + " == 0)";
 }
 
 std::string scan_helpers(const codegen::Dialect &d, const ScanWrapper &w, const std::string &T) {
@@ -42,10 +48,12 @@ std::string scan_helpers(const codegen::Dialect &d, const ScanWrapper &w, const 
     return out;
 }
 
-std::string tile_shared(const std::string &T) {
+std::string tile_shared(const ScanText &s) {
+    const std::string &T = s.T;
     std::string out;
     out += "    __shared__ " + T + " smelt_s_val[" + WARPS + "][" + WT + "];\n";
-    out += "    __shared__ unsigned char smelt_s_flag[" + WARPS + "][" + WT + "];\n";
+    if (s.segmented)
+        out += "    __shared__ unsigned char smelt_s_flag[" + WARPS + "][" + WT + "];\n";
     out += "    __shared__ " + T + " smelt_s_wv[" + WARPS + "];\n";
     out += "    __shared__ unsigned char smelt_s_wf[" + WARPS + "];\n";
     out += "    const int smelt_lane = (int)(threadIdx.x & 31u), smelt_warp = (int)(threadIdx.x "
@@ -63,8 +71,9 @@ std::string tile_scan(const ScanText &s) {
     out += "            const int64_t smelt_i = smelt_wbase + smelt_j;\n";
     out += "            if (smelt_i < smelt_hi) {\n";
     out += "                smelt_s_val[smelt_warp][smelt_j] = " + s.input + ";\n";
-    out +=
-        "                smelt_s_flag[smelt_warp][smelt_j] = (unsigned char)(" + s.start + ");\n";
+    if (s.segmented)
+        out += "                smelt_s_flag[smelt_warp][smelt_j] = (unsigned char)(" + s.start +
+               ");\n";
     out += "            }\n";
     out += "        }\n";
     out += "        __syncwarp();\n";
@@ -83,8 +92,9 @@ std::string tile_scan(const ScanText &s) {
     out += "            if (smelt_k < smelt_cnt) {\n";
     out += "                const " + T + " smelt_x = smelt_s_val[smelt_warp][smelt_lane * " + K +
            " + smelt_k];\n";
-    out += "                const int smelt_f = smelt_s_flag[smelt_warp][smelt_lane * " + K +
-           " + smelt_k];\n";
+    out +=
+        "                const int smelt_f = " + tile_flag(s, "smelt_lane * " + K + " + smelt_k") +
+        ";\n";
     out += "                smelt_lv = (smelt_k == 0 || smelt_f) ? smelt_x : "
            "smelt_combine_acc(smelt_lv, smelt_x);\n";
     out += "                smelt_lf |= smelt_f;\n";
@@ -135,8 +145,8 @@ std::string tile_output(const ScanText &s, const std::string &after_prefix) {
     out += "            if (smelt_k < smelt_cnt) {\n";
     out += "                const int smelt_j = smelt_lane * " + K + " + smelt_k;\n";
     out +=
-        "                smelt_run = smelt_seg_fold(smelt_run, smelt_s_val[smelt_warp][smelt_j], "
-        "smelt_s_flag[smelt_warp][smelt_j]);\n";
+        "                smelt_run = smelt_seg_fold(smelt_run, smelt_s_val[smelt_warp][smelt_j], " +
+        tile_flag(s, "smelt_j") + ");\n";
     out += "                smelt_s_val[smelt_warp][smelt_j] = smelt_run;\n";
     out += "            }\n";
     out += "        }\n";
@@ -147,9 +157,9 @@ std::string tile_output(const ScanText &s, const std::string &after_prefix) {
     out += "            const int64_t smelt_i = smelt_wbase + smelt_j;\n";
     out += "            if (smelt_i < smelt_hi) {\n";
     out += "                const " + T + " smelt_item = smelt_s_val[smelt_warp][smelt_j];\n";
-    out += "                const " + T +
-           " smelt_prev = smelt_s_flag[smelt_warp][smelt_j] ? "
-           "smelt_neutral_acc() : (smelt_j ? smelt_s_val[smelt_warp][smelt_j - 1] : smelt_pv);\n";
+    out += "                const " + T + " smelt_prev = " + tile_flag(s, "smelt_j") +
+           " ? smelt_neutral_acc() : (smelt_j ? smelt_s_val[smelt_warp][smelt_j - 1] : "
+           "smelt_pv);\n";
     out += "                (void)smelt_item;\n";
     out += "                (void)smelt_prev;\n";
     out += "                " + s.output + ";\n";

@@ -32,16 +32,21 @@ struct ScanText {
     std::string input;  // input(i) converted to T
     std::string output; // the output call
     std::string start;  // whether item i starts a segment
+    bool segmented = false;
 };
+
+// Whether the tile's item at (smelt_warp, j) starts a segment: stored in shared memory for a
+// segmented scan; else only index 0 does.
+std::string tile_flag(const ScanText &s, const std::string &j);
 
 ScanText scan_text(const codegen::Dialect &d, const ScanWrapper &w);
 
 // smelt_shfl_*_acc, smelt_combine_acc, smelt_neutral_acc and smelt_seg_fold(a, b, fb).
 std::string scan_helpers(const codegen::Dialect &d, const ScanWrapper &w, const std::string &T);
 
-// The shared arrays of a tile (smelt_s_val/flag per warp, the warp totals smelt_s_wv/wf) and
-// smelt_lane, smelt_warp.
-std::string tile_shared(const std::string &T);
+// The shared arrays of a tile (smelt_s_val and, when segmented, smelt_s_flag per warp; the warp
+// totals smelt_s_wv/wf) and smelt_lane, smelt_warp.
+std::string tile_shared(const ScanText &s);
 
 // Scans the tile starting at smelt_tile whose valid items end at smelt_hi: leaves the lane's
 // inclusive fold in (smelt_lf, smelt_lv), its count in smelt_cnt, the warp totals in

@@ -18,8 +18,8 @@ namespace {
 const std::string TILE = std::to_string(kScanTile);
 
 // Shared arrays and per-block bounds, the start of both tile kernels.
-std::string tile_kernel_head(const std::string &T) {
-    std::string out = tile_shared(T);
+std::string tile_kernel_head(const ScanText &s) {
+    std::string out = tile_shared(s);
     out += "    const int64_t smelt_lo = (int64_t)blockIdx.x * smelt_tiles_per_block * " + TILE +
            ";\n";
     out += "    int64_t smelt_hi = smelt_lo + smelt_tiles_per_block * " + TILE + ";\n";
@@ -43,7 +43,7 @@ std::string scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
     out += d.entry_qualifier + " void " + kScanUpsweep + "(const int64_t smelt_n" + params + ", " +
            T +
            " *smelt_agg_v, unsigned char *smelt_agg_f, const int64_t smelt_tiles_per_block) {\n";
-    out += tile_kernel_head(T);
+    out += tile_kernel_head(s);
     out += "    " + T + " smelt_cv = smelt_neutral_acc();\n";
     out += "    int smelt_cf = 0, smelt_has = 0;\n";
     out += "    for (int64_t smelt_tile = smelt_lo; smelt_tile < smelt_hi; smelt_tile += " + TILE +
@@ -136,7 +136,7 @@ std::string scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
     out += d.entry_qualifier + " void " + kScanDownsweep + "(const int64_t smelt_n" + params +
            ", const " + T + " *smelt_carry_v, const " + T +
            " *smelt_last_p, const int64_t smelt_tiles_per_block) {\n";
-    out += tile_kernel_head(T);
+    out += tile_kernel_head(s);
     out += "    const " + T + " smelt_last = *smelt_last_p;\n";
     out += "    (void)smelt_last;\n";
     out +=

@@ -6,7 +6,7 @@
 //                                                                 kElementwiseItems (restrict)
 //   reduction    smelt_reduce_blocks(n, params..., partials)      kReduceBlock threads, a fixed
 //                smelt_reduce_final(count, partials, out)          grid (see cuda_target.cpp)
-//   scan         smelt_scan_single(n, params..., counter, status, agg, inc)   one block per tile
+//   scan         smelt_scan_single(n, params..., counter, status)   one block per tile
 //     (output with last_item:)
 //                smelt_scan_upsweep(n, params..., agg_v, agg_f, tiles_per_block)
 //                smelt_scan_spine(blocks, agg_v, agg_f, carry_v, last)
@@ -34,9 +34,16 @@ inline constexpr int kElementwiseBlock = 256;
 inline constexpr int kElementwiseItems = 4;
 inline constexpr int kReduceBlock = 256;
 inline constexpr int kScanBlock = 256; // 8 warps
-inline constexpr int kScanItems = 7;   // items per thread and tile (odd: no bank conflicts)
+inline constexpr int kScanItems = 19;  // items per thread and tile (odd: no bank conflicts)
 inline constexpr int kScanTile = kScanBlock * kScanItems;
 inline constexpr int kSpineBlock = 256;
+// The single-pass scan's look-back: groups of 32 tiles read per window, and pauses (ns) before
+// the first poll of the status words and between polls, in grids of at least kScanBackoffGrid
+// blocks.
+inline constexpr int kScanLookBack = 1;
+inline constexpr int kScanFirstPollNs = 1500;
+inline constexpr int kScanPollNs = 700;
+inline constexpr int kScanBackoffGrid = 500;
 
 // ", double *smelt_p0, const int32_t smelt_p1": the user parameters of a kernel, after n;
 // vars.params gets the names. restrict_pointers: "double *__restrict__ smelt_p0".
