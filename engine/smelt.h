@@ -219,9 +219,15 @@ private:
 //   function's parameters; unannotated they take `dtype` (N and i: long).
 //
 // scan_expr and neutral are Python expressions as for Reduction. input may be evaluated twice for
-// an i, but never after output(i) ran, so output may overwrite input's array at i.
-// Algorithm: two-pass blocked scan (per-chunk totals, carries combined in order, rescan with the
-// carry calling output), deterministic for a given thread count.
+// an i, but never after output(i) ran, so output may overwrite input's array at i. The combine is
+// only ever applied in index order, so it need be associative, not commutative.
+// Algorithm: on the CPU (and OpenCL) a two-pass blocked scan (per-chunk totals, carries combined
+// in order, rescan with the carry calling output), deterministic for a given thread count. On
+// CUDA a single pass with decoupled look-back (input read once) when output does not take
+// last_item, else reduce-then-scan in three kernels (deterministic). The look-back folds
+// whatever its predecessor tiles have published by then (aggregates or inclusive prefixes), so
+// a floating-point sum may differ in its last bits between runs, as CUB's does; integer results
+// and exact combines (min, max, sums of exactly representable values) are the same every run.
 class Scan {
 public:
     Scan(const Program &program, std::string input_func, std::string output_func,

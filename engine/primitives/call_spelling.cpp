@@ -13,6 +13,13 @@ std::string convert(const codegen::Dialect &d, const std::string &expr, const Ty
     return "(" + codegen::type_name(d, to) + ")(" + expr + ")";
 }
 
+std::string index_fits(const Type &index, const std::string &n) {
+    if (!index.is_scalar() || !scalar_is_integer(index.elem) || scalar_bits(index.elem) >= 64)
+        return "";
+    const int bits = scalar_bits(index.elem) - (scalar_is_signed(index.elem) ? 1 : 0);
+    return n + " <= " + std::to_string(uint64_t(1) << bits);
+}
+
 std::string spell_call(const codegen::Dialect &d, const Call &call, const CallVars &vars,
                        const std::vector<EntryParam> &params, Scalar item) {
     std::string out = call.symbol + "(";

@@ -18,4 +18,9 @@ std::string spell_call(const codegen::Dialect &d, const Call &call, const CallVa
 std::string convert(const codegen::Dialect &d, const std::string &expr, const Type &from,
                     const Type &to);
 
+// A condition on the int64 item count `n` under which every index below n converts to `index`
+// (the callee's index type) unchanged, e.g. "smelt_n <= 2147483648" for int32; "" when every
+// int64 does.
+std::string index_fits(const Type &index, const std::string &n);
+
 } // namespace smelt::primitives

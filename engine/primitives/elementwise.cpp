@@ -11,6 +11,63 @@
 namespace smelt {
 namespace primitives {
 
+namespace {
+
+// Whether `f` reads `p` at f's own index: a load p[i] with i = f's first parameter, and neither
+// p nor i assigned anywhere (so p[i] in f is the item's element).
+class ReadsAtIndex {
+public:
+    ReadsAtIndex(const ir::Function &f, const ir::Var *p) : i_(f.params[0].get()), p_(p) {
+        block(f.body);
+    }
+    bool result() const { return found_ && !assigned_; }
+
+private:
+    void expr(const ir::ExprPtr &e) {
+        if (!e) return;
+        if (e->kind == ir::ExprKind::Load && e->var.get() == p_ && e->args.size() == 1 &&
+            e->args[0]->kind == ir::ExprKind::VarRef && e->args[0]->var.get() == i_)
+            found_ = true;
+        for (const auto &a : e->args)
+            expr(a);
+    }
+    void block(const ir::Block &b) {
+        for (const auto &st : b) {
+            if (st->kind == ir::StmtKind::Assign && (st->var.get() == i_ || st->var.get() == p_))
+                assigned_ = true;
+            for (const auto &e : {st->value, st->cond, st->start, st->stop, st->step})
+                expr(e);
+            for (const auto &e : st->indices)
+                expr(e);
+            block(st->body);
+            block(st->orelse);
+        }
+    }
+    const ir::Var *i_, *p_;
+    bool found_ = false, assigned_ = false;
+};
+
+// True when no two array arguments share memory. Buffers of different handles are different
+// allocations, except where handles are host pointers (wrapped host memory may overlap).
+bool distinct_arrays(const std::vector<const Arg *> &args, const Backend &backend) {
+    std::vector<const Buffer *> bufs;
+    for (const Arg *a : args)
+        if (a->is_array()) bufs.push_back(&a->array().buffer());
+    for (size_t x = 0; x < bufs.size(); ++x)
+        for (size_t y = x + 1; y < bufs.size(); ++y) {
+            if (bufs[x]->handle == bufs[y]->handle) return false;
+            if (backend.host_addressable()) {
+                auto lo = [](const Buffer *b) { return static_cast<const char *>(b->handle); };
+                if (lo(bufs[x]) < lo(bufs[y]) + bufs[y]->bytes &&
+                    lo(bufs[y]) < lo(bufs[x]) + bufs[x]->bytes)
+                    return false;
+            }
+        }
+    return true;
+}
+
+} // namespace
+
 size_t elementwise_arity(const ast::Module &module, const std::string &func) {
     const ast::FunctionDef *fn = module.find_function(func);
     if (!fn) throw UsageError("no function named '" + func + "' in " + module.source->name());
@@ -23,7 +80,8 @@ size_t elementwise_arity(const ast::Module &module, const std::string &func) {
 
 ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &func,
                                  const std::vector<std::optional<Type>> &given, Precision precision,
-                                 const PrimitiveTarget &target, const std::string &backend_name) {
+                                 const PrimitiveTarget &target, const std::string &backend_name,
+                                 const ElementwiseArgLayout &layout) {
     const size_t arity = elementwise_arity(module, func);
     if (given.size() != arity)
         throw UsageError("'" + func + "' takes " + std::to_string(arity) +
@@ -58,6 +116,14 @@ ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &f
         w.func.args.push_back({CallArg::Kind::Param, static_cast<int>(k), t});
         unit.packed.push_back(t);
     }
+    w.distinct_arrays = layout.distinct_arrays;
+    w.preload.assign(arity, false);
+    if (w.distinct_arrays)
+        for (size_t k = 0; k < arity; ++k)
+            w.preload[k] = k < layout.covers_n.size() && layout.covers_n[k] &&
+                           f->params[k + 1]->type.is_pointer() &&
+                           ReadsAtIndex(*f, f->params[k + 1].get()).result();
+    unit.items_per_thread = target.elementwise_items_per_thread(w);
     unit.source = assemble_unit(target, {m.get()}, target.elementwise_wrapper(w));
     unit.signature = func + "(" + signature_text(unit.names, unit.packed) + ")" +
                      (precision == Precision::Single ? ";single" : "");
@@ -83,6 +149,7 @@ struct ElementwiseState {
     std::string key;
     std::vector<const Arg *> argp;
     std::vector<KernelArg> kargs;
+    ElementwiseArgLayout layout;
 };
 
 } // namespace primitives
@@ -122,24 +189,36 @@ void Elementwise::operator()(int64_t n, const std::vector<Arg> &args) {
         throw UsageError("'" + s.func + "' takes " + std::to_string(s.names.size()) +
                          " argument(s) after the index, but " + std::to_string(args.size()) +
                          " were given");
-    s.key.clear();
+    s.argp.clear();
     for (const Arg &a : args)
+        s.argp.push_back(&a);
+    // The key: argument types, then whether the arrays are distinct and which hold n items
+    // (the wrapper may then use restrict pointers and load ahead; see ElementwiseWrapper).
+    primitives::ElementwiseArgLayout &layout = s.layout;
+    layout.distinct_arrays = primitives::distinct_arrays(s.argp, *s.backend);
+    layout.covers_n.clear();
+    s.key.clear();
+    for (const Arg &a : args) {
         primitives::append_type_key(s.key, a);
+        layout.covers_n.push_back(a.is_array() && a.array().size() >= static_cast<size_t>(n));
+    }
+    s.key.push_back(layout.distinct_arrays ? 'R' : 'A');
+    for (bool c : layout.covers_n)
+        s.key.push_back(c ? '1' : '0');
     const primitives::ElementwiseSpec &spec = s.specs.get(s.key, [&] {
         std::vector<std::optional<Type>> given;
         for (const Arg &a : args)
             given.push_back(a.type());
         primitives::ElementwiseUnit unit =
             primitives::elementwise_unit(*s.program.data().module, s.func, given,
-                                         s.options.precision, *s.target, s.backend->name());
-        return primitives::ElementwiseSpec{primitives::compile_unit(*s.backend, *s.target,
-                                                                    std::move(unit.source),
-                                                                    "elementwise", unit.signature),
-                                           std::move(unit.packed)};
+                                         s.options.precision, *s.target, s.backend->name(), layout);
+        primitives::ElementwiseSpec out{primitives::compile_unit(*s.backend, *s.target,
+                                                                 std::move(unit.source),
+                                                                 "elementwise", unit.signature),
+                                        std::move(unit.packed)};
+        out.kernel.items_per_thread = unit.items_per_thread;
+        return out;
     });
-    s.argp.clear();
-    for (const Arg &a : args)
-        s.argp.push_back(&a);
     primitives::pack_args(s.argp, spec.packed, s.names, *s.backend, s.kargs);
     s.target->run_elementwise(*s.backend, spec.kernel, n, s.kargs);
 }

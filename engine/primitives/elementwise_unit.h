@@ -12,18 +12,27 @@
 
 namespace smelt::primitives {
 
+// What the launch's arguments allow the wrapper to assume (see ElementwiseWrapper); the
+// default assumes nothing.
+struct ElementwiseArgLayout {
+    bool distinct_arrays = false; // no two array arguments share memory
+    std::vector<bool> covers_n;   // per argument: an array of at least n items
+};
+
 struct ElementwiseUnit {
     std::string source;
     std::string signature;          // canonical "x=doublep,a=double" (+ ";single")
     std::vector<std::string> names; // parameters after the index
     std::vector<Type> packed;       // the types they are passed as
+    int items_per_thread = 1;       // of the target's wrapper
 };
 
 // `given[k]`: the type the call gives parameter k + 1 (nullopt: use its annotation). UsageError
 // for a wrong count or types that do not fit (binding.h); CompileError from the frontend.
 ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &func,
                                  const std::vector<std::optional<Type>> &given, Precision precision,
-                                 const PrimitiveTarget &target, const std::string &backend_name);
+                                 const PrimitiveTarget &target, const std::string &backend_name,
+                                 const ElementwiseArgLayout &layout = {});
 
 // Number of arguments `func` takes after its index; UsageError when there is no such function
 // or it has no parameters.

@@ -19,6 +19,7 @@ struct CompiledKernel {
     std::shared_ptr<Module> module;
     std::vector<void *> entries;
     std::string source;
+    int items_per_thread = 1; // elementwise: elementwise_items_per_thread of its wrapper
 };
 
 class PrimitiveTarget {
@@ -31,10 +32,19 @@ public:
 
     // --- wrapper text (appended after the prelude and the device functions) ---
     virtual std::string elementwise_wrapper(const ElementwiseWrapper &w) const = 0;
+    // Items each thread of elementwise_wrapper(w) handles (run_elementwise sizes the launch
+    // by it, from CompiledKernel::items_per_thread).
+    virtual int elementwise_items_per_thread(const ElementwiseWrapper &) const { return 1; }
     virtual std::string reduction_wrapper(const ReductionWrapper &w) const = 0;
     virtual std::string scan_wrapper(const ScanWrapper &w) const = 0;
     // Entry points a wrapper of `primitive` ("elementwise", "reduction", "scan") defines.
     virtual std::vector<std::string> entry_points(const std::string &primitive) const = 0;
+    // Entry points of scan_wrapper(w), for a target whose scan kernels depend on the wrapper
+    // (CUDA: one single-pass kernel, or three when output takes last_item); run_scan can tell
+    // them apart by their number.
+    virtual std::vector<std::string> scan_entry_points(const ScanWrapper &) const {
+        return entry_points("scan");
+    }
 
     // --- launches; `args` are the user arguments in EntryParam order ---
     virtual void run_elementwise(Backend &backend, const CompiledKernel &k, int64_t n,

@@ -23,9 +23,10 @@ std::string assemble_unit(const PrimitiveTarget &target,
 }
 
 CompiledKernel compile_unit(Backend &backend, const PrimitiveTarget &target, std::string source,
-                            const std::string &primitive, const std::string &signature) {
+                            const std::string &primitive, const std::string &signature,
+                            std::vector<std::string> symbols) {
     ModuleSource src;
-    src.symbols = target.entry_points(primitive);
+    src.symbols = symbols.empty() ? target.entry_points(primitive) : std::move(symbols);
     src.primitive = primitive;
     src.signature = signature;
     src.source = std::move(source);

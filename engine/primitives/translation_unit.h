@@ -14,9 +14,11 @@ std::string assemble_unit(const PrimitiveTarget &target,
                           const std::vector<const ir::Module *> &modules,
                           const std::string &wrapper);
 
-// Compiles through the backend's cache (in-process map, disk, build) and resolves the target's
-// entry points. Throws BackendError when the toolchain fails.
+// Compiles through the backend's cache (in-process map, disk, build) and resolves the entry
+// points: `symbols`, or when empty the target's entry_points(primitive). Throws BackendError
+// when the toolchain fails.
 CompiledKernel compile_unit(Backend &backend, const PrimitiveTarget &target, std::string source,
-                            const std::string &primitive, const std::string &signature);
+                            const std::string &primitive, const std::string &signature,
+                            std::vector<std::string> symbols = {});
 
 } // namespace smelt::primitives

@@ -42,6 +42,14 @@ struct CallVars {
 struct ElementwiseWrapper {
     std::vector<EntryParam> params;
     Call func;
+    // What the launch's arguments allow (Elementwise keys its specialisations on it). With
+    // distinct_arrays no two array arguments share memory, so a target may declare the pointers
+    // restrict and give a thread several items.
+    bool distinct_arrays = false;
+    // Per param (with distinct_arrays): func reads it at its own index (p[i], neither p nor i
+    // reassigned) and the array holds at least n items, so a target may load p[i] before the
+    // call (the load is in bounds whatever func does).
+    std::vector<bool> preload;
 };
 
 // The combine function (a, b) -> a (op) b and the neutral element of a reduction or scan,
@@ -61,7 +69,8 @@ struct ReductionWrapper {
     CombineSymbols ops;
 };
 
-// Two-pass blocked scan; see the Scan class in smelt.h for the meaning of each argument.
+// A scan (each target picks its algorithm); see the Scan class in smelt.h for the meaning of
+// each argument.
 struct ScanWrapper {
     std::vector<EntryParam> params;
     Call input;
@@ -69,7 +78,8 @@ struct ScanWrapper {
     std::optional<Call> segment;
     Scalar dtype = Scalar::F64;
     CombineSymbols ops;
-    bool output_uses_last_item = false; // if not, a one-thread scan needs no first pass
+    // If not, a one-thread CPU scan needs no first pass, and the CUDA scan runs in one pass.
+    bool output_uses_last_item = false;
 };
 
 } // namespace smelt::primitives

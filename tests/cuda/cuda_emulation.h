@@ -5,8 +5,11 @@
 //     `__shared__` array (here `static`) is shared by the threads of the running block only;
 //   - __syncthreads() is a std::barrier over the block, __syncwarp() one over the warp; a
 //     thread that returns drops out of both (as exited threads do on the GPU);
-//   - __shfl_{up,down,}_sync exchange values through a per-warp slot array between two warp
-//     barriers, so every lane must call them together (as the generated code does).
+//   - __shfl_{up,down,}_sync and __ballot_sync exchange values through a per-warp slot array
+//     between two warp barriers, so every lane must call them together (as the generated code
+//     does);
+//   - blocks run in launch order, so a single-pass scan's look-back always finds its
+//     predecessors published (tests set up other states by writing the status words).
 //
 // Only 1-D launches with blockDim.x a multiple of 32. Not a general emulator: no dynamic
 // shared memory, no atomics on shared memory beyond atomicAdd, no cooperative groups.
@@ -43,6 +46,21 @@ template <class T> T exchange(T v, int src, bool valid) {
     if (valid) std::memcpy(&out, &warp_slots[t_warp][8 * src], sizeof(T));
     warp_barriers[t_warp]->arrive_and_wait();
     return out;
+}
+
+// Bit l set when lane l's predicate holds; every lane must call it together.
+inline unsigned ballot(int pred) {
+    const int v = pred != 0;
+    std::memcpy(&warp_slots[t_warp][8 * t_lane], &v, sizeof v);
+    warp_barriers[t_warp]->arrive_and_wait();
+    unsigned mask = 0;
+    for (int l = 0; l < 32; ++l) {
+        int x = 0;
+        std::memcpy(&x, &warp_slots[t_warp][8 * l], sizeof x);
+        if (x) mask |= 1u << l;
+    }
+    warp_barriers[t_warp]->arrive_and_wait();
+    return mask;
 }
 
 // Runs kernel<<<grid, block>>>(args...) to completion.
@@ -89,6 +107,18 @@ template <class T> T __shfl_down_sync(unsigned, T v, unsigned d) {
 }
 template <class T> T __shfl_sync(unsigned, T v, int lane) {
     return emu::exchange(v, lane & 31, true);
+}
+inline unsigned __ballot_sync(unsigned, int pred) {
+    return emu::ballot(pred);
+}
+inline int __all_sync(unsigned, int pred) {
+    return emu::ballot(pred) == 0xffffffffu;
+}
+inline int __ffs(unsigned x) {
+    return __builtin_ffs(int(x));
+}
+inline void __threadfence() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 template <class T> T atomicAdd(T *p, T v) {
     return std::atomic_ref<T>(*p).fetch_add(v);

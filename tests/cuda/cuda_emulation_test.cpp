@@ -220,6 +220,113 @@ int main() {
     EXPECT_NE(out.find("ALL OK"), std::string::npos) << out;
 }
 
+// The single-pass scan (look-back). Blocks run one after another here, so a plain launch only
+// ever finds its predecessor's inclusive prefix; further launches per case therefore start at
+// tile s with tiles [0, s) set up as running blocks could have left them: aggregates, with
+// inclusive prefixes only where a tile holds a segment start (s = tiles - 1: the look-back folds
+// aggregates across windows back to tile 0) or also at every 7th tile (s = tiles - 3). Segments
+// are about 3000 items long, so some tiles hold a start and most do not.
+TEST(CudaEmulation, SinglePassScanKernel) {
+    // Up to two look-back windows past the last tile (kScanLookBack tiles per lane).
+    const int64_t tile = pc::kScanTile, window = 32 * pc::kScanLookBack;
+    const std::vector<int64_t> ns = {1, tile, tile + 1, 7 * tile + 3, (window + 5) * tile + 1};
+    const auto single = [](Scalar s, bool seg, const std::string &expr = "a+b",
+                           const std::string &neutral = "0") {
+        return scan_source(s, seg, Precision::Double, expr, neutral, false);
+    };
+    std::vector<Unit> units = {{"plain", single(Scalar::I32, false)},
+                               {"seg", single(Scalar::I32, true)},
+                               {"lastnz", single(Scalar::I32, true, "b if b != 0 else a")},
+                               {"seg7", single(Scalar::I32, true, "a+b", "7")},
+                               {"plainf", single(Scalar::F64, false)},
+                               {"lastnz64", single(Scalar::I64, true, "b if b != 0 else a")}};
+    std::string driver = kDriverData;
+    driver +=
+        "const long long kTile = " + std::to_string(pc::kScanTile) + ";\nconst long long ns[] = {";
+    for (int64_t n : ns)
+        driver += std::to_string(n) + ", ";
+    driver += "};\n";
+    driver += R"(
+template <bool segmented, class T, class K, class Op>
+int check(const char *what, K kernel, Op op, T neutral = T(0)) {
+    int bad = 0;
+    for (long long n : ns) {
+        const long long tiles = (n + kTile - 1) / kTile;
+        auto x = data<T>(n, 9, 3);
+        auto flags = data<int>(n, 1500, 0);
+        for (auto &f : flags) f = f == 0;
+        std::vector<T> item(n), prev(n);
+        T acc = T(0);
+        for (long long i = 0; i < n; ++i) {
+            const bool start = i == 0 || (segmented && flags[i] != 0);
+            prev[i] = start ? neutral : acc;
+            acc = start ? x[i] : op(acc, x[i]);
+            item[i] = acc;
+        }
+        for (long long s : {0LL, tiles - 1, tiles - 3}) {
+            if (s < 0 || (s > 0 && tiles < 2) || (s == 0 && tiles > 8)) continue; // time
+            const bool dense = s == tiles - 3;
+            constexpr int kWords = sizeof(T) > 4 ? 2 : 1; // 8-byte values: two halves
+            std::vector<unsigned long long> status(tiles * kWords, 0);
+            std::vector<T> y(n, T(-1)), yp(n, T(-1)), last(n, T(-1));
+            for (long long j = 0; j < s; ++j) { // tiles [0, s) as running blocks leave them
+                T av = T(0);
+                bool af = false;
+                for (long long i = j * kTile; i < (j + 1) * kTile; ++i) {
+                    const bool start = i == 0 || (segmented && flags[i] != 0);
+                    av = (i == j * kTile || start) ? x[i] : op(av, x[i]);
+                    af = af || start;
+                }
+                const bool inclusive = af || (dense && j % 7 == 3);
+                const T v = inclusive ? item[(j + 1) * kTile - 1] : av;
+                const unsigned long long st = inclusive ? 2 : 1;
+                unsigned bits[2] = {0, 0};
+                std::memcpy(bits, &v, sizeof(T));
+                for (int h = 0; h < kWords; ++h)
+                    status[h * tiles + j] = (static_cast<unsigned long long>(bits[h]) << 32) | st;
+            }
+            unsigned counter = unsigned(s);
+            if constexpr (segmented)
+                emu::launch(kernel, unsigned(tiles - s), 256, n, x.data(), y.data(), yp.data(),
+                            last.data(), flags.data(), &counter, status.data());
+            else
+                emu::launch(kernel, unsigned(tiles - s), 256, n, x.data(), y.data(), yp.data(),
+                            last.data(), &counter, status.data());
+            long long wrong = -1;
+            for (long long i = 0; i < n && wrong < 0; ++i) {
+                const bool mine = i >= s * kTile;
+                if (mine ? !(y[i] == item[i] && yp[i] == prev[i])
+                         : !(y[i] == T(-1) && yp[i] == T(-1)))
+                    wrong = i;
+            }
+            if (wrong >= 0) {
+                std::printf("FAIL %s n=%lld from tile %lld at %lld: item %g/%g prev %g/%g\n",
+                            what, n, s, wrong, double(y[wrong]), double(item[wrong]),
+                            double(yp[wrong]), double(prev[wrong]));
+                ++bad;
+            }
+        }
+    }
+    return bad;
+}
+
+int main() {
+    int bad = 0;
+    auto sum = [](auto a, auto b) { return a + b; };
+    auto lastnz = [](auto a, auto b) { return b != 0 ? b : a; };
+    bad += check<false, int>("plain", plain::smelt_scan_single, sum);
+    bad += check<true, int>("segmented", seg::smelt_scan_single, sum);
+    bad += check<true, int>("last non-zero", lastnz::smelt_scan_single, lastnz);
+    bad += check<true, int>("segmented, neutral 7", seg7::smelt_scan_single, sum, 7);
+    bad += check<false, double>("plain f64", plainf::smelt_scan_single, sum);
+    bad += check<true, long long>("last non-zero i64", lastnz64::smelt_scan_single, lastnz);
+    std::printf(bad ? "SOME FAILED\n" : "ALL OK\n");
+}
+)";
+    const std::string out = compile_and_run(units, driver);
+    EXPECT_NE(out.find("ALL OK"), std::string::npos) << out;
+}
+
 TEST(CudaEmulation, GeometryCoversEveryItemOnce) {
     for (int64_t n : {int64_t(1), int64_t(1791), int64_t(1792), int64_t(1793), int64_t(1) << 27,
                       (int64_t(1) << 27) + 5})

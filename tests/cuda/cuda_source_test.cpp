@@ -4,6 +4,8 @@
 // rewrites them; review the diff).
 #include "cuda_units.h"
 
+#include "primitives/cuda/wrappers.h"
+
 #ifdef SMELT_HAVE_CUDA
 #include "backends/cuda/nvrtc_compiler.h"
 #endif
@@ -12,6 +14,7 @@
 
 #include <cstdlib>
 #include <regex>
+#include <sstream>
 
 namespace smelt {
 namespace {
@@ -54,8 +57,73 @@ TEST(CudaSource, GoldenWrappers) {
                                                            ptr(Scalar::F64), ptr(Scalar::F64)})));
     expect_golden("sum_f64.reduction.cu",
                   wrapper_part(reduction_source(Scalar::F64, "a+b", "0", false)));
+    expect_golden(
+        "axpb_distinct.elementwise.cu",
+        wrapper_part(elementwise_source(
+            "axpb", {ptr(Scalar::F64), ptr(Scalar::F64), ptr(Scalar::F64), ptr(Scalar::F64)},
+            Precision::Double, distinct(4))));
     expect_golden("segmented_i32.scan.cu", wrapper_part(scan_source(Scalar::I32, true)));
+    expect_golden(
+        "segmented_i32.single_pass.scan.cu",
+        wrapper_part(scan_source(Scalar::I32, true, Precision::Double, "a+b", "0", false)));
     expect_golden("block_sum.kernel.cu", after_prelude(raw_unit("block_sum").source));
+}
+
+// Restrict pointers and loads ahead only for distinct arrays; a load ahead only for arrays
+// the function reads at its own index and that hold n items.
+TEST(CudaSource, ElementwiseVariantFollowsTheArgumentLayout) {
+    const std::vector<std::optional<Type>> f64 = {ptr(Scalar::F64), ptr(Scalar::F64),
+                                                  ptr(Scalar::F64), ptr(Scalar::F64)};
+    const std::string aliasing = wrapper_part(elementwise_source("axpb", f64));
+    EXPECT_EQ(aliasing.find("__restrict__"), std::string::npos) << aliasing;
+    EXPECT_EQ(aliasing.find("smelt_v"), std::string::npos) << aliasing;
+
+    const std::string tiled =
+        wrapper_part(elementwise_source("axpb", f64, Precision::Double, distinct(4)));
+    EXPECT_NE(tiled.find("double *__restrict__ smelt_p1 /* y */"), std::string::npos) << tiled;
+    // axpb reads x, a and b at [i] and only writes y.
+    for (const char *s : {"const double smelt_v0 = smelt_p0[(int32_t)(smelt_i)];",
+                          "asm volatile(\"\" :: \"d\"(smelt_v2));", "smelt_v3"})
+        EXPECT_NE(tiled.find(s), std::string::npos) << s << "\n" << tiled;
+    EXPECT_EQ(tiled.find("smelt_v1"), std::string::npos) << tiled;
+
+    auto layout = distinct(4);
+    layout.covers_n[2] = false; // a holds fewer than n items
+    const std::string short_a =
+        wrapper_part(elementwise_source("axpb", f64, Precision::Double, layout));
+    EXPECT_EQ(short_a.find("smelt_v2"), std::string::npos) << short_a;
+    EXPECT_NE(short_a.find("smelt_v3"), std::string::npos) << short_a;
+
+    // copy_head reads t[i] only where i < m: still a load of the item's own element.
+    const std::string head = wrapper_part(elementwise_source(
+        "copy_head", {ptr(Scalar::F64), ptr(Scalar::F64), Type::scalar(Scalar::I64)},
+        Precision::Double, distinct(3)));
+    EXPECT_NE(head.find("smelt_v1 = smelt_p1[smelt_i]"), std::string::npos) << head;
+}
+
+TEST(CudaSource, ScanWithoutLastItemIsSinglePass) {
+    const std::string single =
+        wrapper_part(scan_source(Scalar::F64, false, Precision::Double, "a+b", "0", false));
+    EXPECT_NE(single.find("smelt_scan_single("), std::string::npos);
+    EXPECT_EQ(single.find("smelt_scan_upsweep"), std::string::npos);
+    // 8-byte values: two status words per tile, each with a half; 4-byte values: one word.
+    EXPECT_NE(
+        single.find("smelt_status[1 * smelt_tiles + smelt_t] = ((unsigned long long)c.u[1] << 32)"),
+        std::string::npos)
+        << single;
+    const std::string f32 =
+        wrapper_part(scan_source(Scalar::F32, false, Precision::Double, "a+b", "0", false));
+    EXPECT_NE(f32.find("smelt_status[0 * smelt_tiles + smelt_t] ="), std::string::npos) << f32;
+    EXPECT_EQ(f32.find("c.u[1]"), std::string::npos) << f32;
+    // Plain volatile 8-byte words: no fences.
+    EXPECT_EQ(single.find("__threadfence"), std::string::npos);
+    EXPECT_NE(wrapper_part(scan_source(Scalar::F64, false)).find("smelt_scan_upsweep("),
+              std::string::npos); // last_item: three kernels
+    primitives::ScanWrapper w;
+    w.output_uses_last_item = false;
+    EXPECT_EQ(cuda_target().scan_entry_points(w), std::vector<std::string>{"smelt_scan_single"});
+    w.output_uses_last_item = true;
+    EXPECT_EQ(cuda_target().scan_entry_points(w).size(), 3u);
 }
 
 TEST(CudaSource, EmitSourceForCudaIsPreludeThenDeviceFunctions) {
@@ -138,6 +206,41 @@ TEST(CudaNvrtc, ElementwiseUnitsCompileForSm90WithoutADevice) {
     const std::string ptx =
         ptx_of(elementwise_source("fill_index", {ptr(Scalar::F64), std::nullopt}));
     EXPECT_NE(ptx.find(".entry smelt_entry"), std::string::npos) << ptx;
+    for (Scalar s : {Scalar::F64, Scalar::F32, Scalar::I32, Scalar::I64, Scalar::U16})
+        expect_cubin(std::string("scale_shift distinct ") + scalar_name(s),
+                     elementwise_source("scale_shift",
+                                        {ptr(s), ptr(s), Type::scalar(s), Type::scalar(s)},
+                                        Precision::Double, distinct(4)));
+    expect_cubin("copy_head distinct",
+                 elementwise_source("copy_head",
+                                    {ptr(Scalar::F64), ptr(Scalar::F64), Type::scalar(Scalar::I64)},
+                                    Precision::Double, distinct(3)));
+}
+
+// The most loads in a row (no store between) in PTX text.
+size_t longest_load_run(const std::string &ptx) {
+    size_t run = 0, best = 0;
+    std::istringstream in(ptx);
+    for (std::string line; std::getline(in, line);) {
+        if (line.find("ld.global") != std::string::npos) best = std::max(best, ++run);
+        if (line.find("st.global") != std::string::npos) run = 0;
+    }
+    return best;
+}
+
+// What the restrict kernel is for: with distinct arrays the loads of all items of a thread are
+// issued before the first store, even through sinf's branches; with arrays that may alias,
+// each item's loads wait for the previous item's store.
+TEST(CudaNvrtc, DistinctArraysLoadEveryItemBeforeTheFirstStore) {
+    const std::vector<std::optional<Type>> args = {std::nullopt, std::nullopt, std::nullopt,
+                                                   std::nullopt};
+    const std::string tiled =
+        ptx_of(elementwise_source("axpb", args, Precision::Single, distinct(4)));
+    const size_t items = primitives::cuda::kElementwiseItems;
+    EXPECT_GE(longest_load_run(tiled), 3 * items) << tiled; // x, a, b of every item
+    EXPECT_NE(tiled.find("ld.global.nc.f32"), std::string::npos);
+    const std::string plain = ptx_of(elementwise_source("axpb", args, Precision::Single));
+    EXPECT_LT(longest_load_run(plain), 3 * items) << plain;
 }
 
 TEST(CudaNvrtc, ReductionUnitsCompileForSm90WithoutADevice) {
@@ -156,12 +259,22 @@ TEST(CudaNvrtc, ReductionUnitsCompileForSm90WithoutADevice) {
 TEST(CudaNvrtc, ScanUnitsCompileForSm90WithoutADevice) {
     for (Scalar s : {Scalar::I32, Scalar::I64, Scalar::U32, Scalar::F32, Scalar::F64})
         for (bool seg : {false, true})
-            expect_cubin(std::string(seg ? "segmented " : "") + "scan " + scalar_name(s),
-                         scan_source(s, seg));
+            for (bool last : {true, false})
+                expect_cubin(std::string(seg ? "segmented " : "") + "scan " + scalar_name(s) +
+                                 (last ? " (last_item)" : " (single pass)"),
+                             scan_source(s, seg, Precision::Double, "a+b", "0", last));
+    for (Scalar s : {Scalar::I8, Scalar::U16})
+        expect_cubin(std::string("max scan ") + scalar_name(s),
+                     scan_source(s, true, Precision::Double, "max(a, b)", "0", false));
     const std::string ptx = ptx_of(scan_source(Scalar::F64, true));
     for (const char *e : {".entry smelt_scan_upsweep", ".entry smelt_scan_spine",
                           ".entry smelt_scan_downsweep", "shfl.sync.up"})
         EXPECT_NE(ptx.find(e), std::string::npos) << e;
+    const std::string single =
+        ptx_of(scan_source(Scalar::F64, true, Precision::Double, "a+b", "0", false));
+    for (const char *e : {".entry smelt_scan_single", "atom.global.add.u32", "vote.sync.ballot",
+                          "ld.volatile.global.u64", "shfl.sync.down"})
+        EXPECT_NE(single.find(e), std::string::npos) << e;
 }
 
 TEST(CudaNvrtc, LowLevelKernelsCompileForSm90WithoutADevice) {

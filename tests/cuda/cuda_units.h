@@ -84,9 +84,16 @@ inline Type ptr(Scalar s) {
 
 inline std::string elementwise_source(const std::string &func,
                                       std::vector<std::optional<Type>> given,
-                                      Precision p = Precision::Double) {
-    return primitives::elementwise_unit(prim_module(), func, given, p, cuda_target(), "cuda")
+                                      Precision p = Precision::Double,
+                                      const primitives::ElementwiseArgLayout &layout = {}) {
+    return primitives::elementwise_unit(prim_module(), func, given, p, cuda_target(), "cuda",
+                                        layout)
         .source;
+}
+
+// The layout of distinct arrays, each holding n items.
+inline primitives::ElementwiseArgLayout distinct(size_t args) {
+    return {true, std::vector<bool>(args, true)};
 }
 
 // A reduction unit as primitives/reduction.cpp assembles it: over an array of `acc`, or over
@@ -123,22 +130,31 @@ inline std::string reduction_source(Scalar acc, const std::string &expr, const s
     return primitives::assemble_unit(cuda_target(), modules, cuda_target().reduction_wrapper(w));
 }
 
-// A scan unit: input ident(i, x), output store_all(i, item, prev_item, last_item, y, yp, last),
+// A scan unit: input ident(i, x), output store_all(i, item, prev_item, last_item, y, yp, last)
+// (the three-kernel scan) or, without last_item, store_item_prev(i, item, prev_item, y, yp) (the
+// single-pass scan; `last` is then an unused parameter, so both take the same arguments),
 // optionally segment seg_start(i, flags), as primitives/scan.cpp assembles it.
 inline std::string scan_source(Scalar acc, bool segmented, Precision p = Precision::Double,
-                               const std::string &expr = "a+b", const std::string &neutral = "0") {
+                               const std::string &expr = "a+b", const std::string &neutral = "0",
+                               bool last_item = true) {
     using K = primitives::CallArg::Kind;
     const Type a = Type::scalar(acc), i64 = Type::scalar(Scalar::I64);
-    std::vector<KernelRequest> requests = {{"ident", {{"i", i64}, {"x", ptr(acc)}}, {}},
-                                           {"store_all",
-                                            {{"i", i64},
-                                             {"item", a},
-                                             {"prev_item", a},
-                                             {"last_item", a},
-                                             {"y", ptr(acc)},
-                                             {"yp", ptr(acc)},
-                                             {"last", ptr(acc)}},
-                                            {}}};
+    std::vector<KernelRequest> requests = {{"ident", {{"i", i64}, {"x", ptr(acc)}}, {}}};
+    if (last_item)
+        requests.push_back({"store_all",
+                            {{"i", i64},
+                             {"item", a},
+                             {"prev_item", a},
+                             {"last_item", a},
+                             {"y", ptr(acc)},
+                             {"yp", ptr(acc)},
+                             {"last", ptr(acc)}},
+                            {}});
+    else
+        requests.push_back(
+            {"store_item_prev",
+             {{"i", i64}, {"item", a}, {"prev_item", a}, {"y", ptr(acc)}, {"yp", ptr(acc)}},
+             {}});
     if (segmented) requests.push_back({"seg_start", {{"i", i64}, {"flags", ptr(Scalar::I32)}}, {}});
     auto m = build_ir(prim_module(), requests, cuda_options(p));
     auto combine = primitives::compile_combine(expr, "<scan_expr>", neutral, acc, &prim_module(),
@@ -155,15 +171,22 @@ inline std::string scan_source(Scalar acc, bool segmented, Precision p = Precisi
         return primitives::Call{codegen::function_symbol(*m, name), args, f->return_type};
     };
     w.input = call("ident", {{K::Index, -1, {}}, {K::Param, 0, {}}});
-    w.output = call("store_all", {{K::Index, -1, {}},
-                                  {K::Item, -1, {}},
-                                  {K::PrevItem, -1, {}},
-                                  {K::LastItem, -1, {}},
-                                  {K::Param, 1, {}},
-                                  {K::Param, 2, {}},
-                                  {K::Param, 3, {}}});
+    if (last_item)
+        w.output = call("store_all", {{K::Index, -1, {}},
+                                      {K::Item, -1, {}},
+                                      {K::PrevItem, -1, {}},
+                                      {K::LastItem, -1, {}},
+                                      {K::Param, 1, {}},
+                                      {K::Param, 2, {}},
+                                      {K::Param, 3, {}}});
+    else
+        w.output = call("store_item_prev", {{K::Index, -1, {}},
+                                            {K::Item, -1, {}},
+                                            {K::PrevItem, -1, {}},
+                                            {K::Param, 1, {}},
+                                            {K::Param, 2, {}}});
     if (segmented) w.segment = call("seg_start", {{K::Index, -1, {}}, {K::Param, 4, {}}});
-    w.output_uses_last_item = true;
+    w.output_uses_last_item = last_item;
     return primitives::assemble_unit(cuda_target(),
                                      {m.get(), combine.combine.get(), combine.neutral.get()},
                                      cuda_target().scan_wrapper(w));

@@ -64,6 +64,59 @@ TEST(Elementwise, JitTypesFromArguments) {
     scale_shift_case<double>(ew, -2.0, 0.25);
 }
 
+bool gpu_backend() {
+    return test_backend().rfind("cuda", 0) == 0 || test_backend().rfind("opencl", 0) == 0;
+}
+
+// The same array passed twice (an in-place update through two names) gets the kernel for
+// arrays that may alias; distinct arrays may get restrict pointers and several items per
+// thread (GPU backends). Either way the results are the loop's, at sizes around the tiles.
+TEST(Elementwise, AliasedAndDistinctArraysMatchLoop) {
+    Elementwise ew(kernels(), "scale_shift", test_options());
+    for (size_t n : {size_t(1), size_t(3), size_t(1023), size_t(1024), size_t(1025), size_t(4097),
+                     size_t(65537), (size_t(1) << 20) + 3}) {
+        auto x = small_values<float>(n, 0, 100, unsigned(n));
+        std::vector<float> want(n);
+        for (size_t i = 0; i < n; ++i)
+            want[i] = 2.0f * x[i] + 1.0f;
+        Array X = to_device(x), Y = to_device(std::vector<float>(n, -1.0f));
+        ew({X, Y, 2.0f, 1.0f});
+        ASSERT_EQ(Y.to_vector<float>(), want) << "distinct, n = " << n;
+        if (gpu_backend()) EXPECT_NE(ew.source().find("restrict"), std::string::npos);
+        ew({X, X, 2.0f, 1.0f}); // y is x: in place
+        ASSERT_EQ(X.to_vector<float>(), want) << "aliased, n = " << n;
+        EXPECT_EQ(ew.source().find("restrict"), std::string::npos) << ew.source();
+    }
+}
+
+// One array read and written at i (distinct trivially): on GPUs the restrict kernel loads x[i]
+// ahead of the call and the call stores x[i].
+TEST(Elementwise, InPlaceUpdateOfOneArray) {
+    Elementwise ew(kernels(), "kernel", test_options());
+    for (size_t n : {size_t(5), size_t(1024), size_t(3001), size_t(262147)}) {
+        auto x = small_values<int32_t>(n, -1000, 1000, unsigned(n) + 1);
+        Array X = to_device(x);
+        ew({X});
+        ew({X});
+        for (auto &v : x)
+            v *= 4;
+        ASSERT_EQ(X.to_vector<int32_t>(), x) << n;
+    }
+}
+
+// An array shorter than n, read at i only where the function checks i: it must not be loaded
+// ahead for every i < n.
+TEST(Elementwise, ArrayShorterThanCountIsOnlyReadWhereTheFunctionReadsIt) {
+    Elementwise ew(kernels(), "copy_head", test_options());
+    const size_t n = 100003, m = 37;
+    auto t = small_values<double>(m, -50, 50, 3);
+    Array X = to_device(std::vector<double>(n, 7.0)), T = to_device(t);
+    ew({X, T, int64_t(m)});
+    auto x = X.to_vector<double>();
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(x[i], i < m ? t[i] : 7.0) << i;
+}
+
 TEST(Elementwise, AnnotatedScalarIsConvertedAndIndexIsLong) {
     Elementwise ew(kernels(), "fill_index", test_options());
     Array x = zeros(300, DType::Float64, &test_device());

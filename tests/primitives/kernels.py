@@ -75,3 +75,13 @@ def scaled(i, x, k):
 
 def store_reversed(i, item, N, y):
     y[N - 1 - i] = item
+
+
+def store_item_prev(i, item, prev_item, y, yp):
+    y[i] = item
+    yp[i] = prev_item
+
+
+def copy_head(i, x, t, m):
+    if i < m:
+        x[i] = t[i]

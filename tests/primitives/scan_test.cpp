@@ -111,6 +111,86 @@ TEST(Scan, SegmentedEveryDtype) {
     all_outputs<double>(true);
 }
 
+// Output without last_item (on CUDA: the single-pass look-back scan): segments that cross
+// tile boundaries, a one-item final segment, sizes of many tiles (2^20 + 3: 586 CUDA tiles)
+// with a partial last one.
+template <class T> void item_and_prev(bool segmented) {
+    Scan scan(kernels(), "ident", "store_item_prev", "a+b", dtype_of<T>(), "0",
+              segmented ? "seg_start" : "", test_options());
+    for (size_t n : edge_sizes()) {
+        auto v = small_values<T>(n, 0, 9, unsigned(n) + 41);
+        auto flags = small_values<int32_t>(n, 0, 5000, unsigned(n) + 43);
+        for (auto &f : flags)
+            f = f == 0;              // segments of about 5000 items: most cross a tile boundary
+        if (n > 2) flags[n - 1] = 1; // a one-item final segment
+        Expected<T> want = reference(v, segmented ? &flags : nullptr);
+        Array y = to_device(std::vector<T>(n)), yp = to_device(std::vector<T>(n));
+        std::map<std::string, Arg> args = {{"x", to_device(v)}, {"y", y}, {"yp", yp}};
+        if (segmented) args.emplace("flags", to_device(flags));
+        scan(args);
+        const char *what = segmented ? "segmented" : "plain";
+        ASSERT_EQ(y.template to_vector<T>(), want.item) << what << " item, n = " << n;
+        ASSERT_EQ(yp.template to_vector<T>(), want.prev) << what << " prev_item, n = " << n;
+    }
+}
+
+TEST(Scan, ItemAndPrevItemWithoutLastItem) {
+    item_and_prev<int32_t>(false);
+    item_and_prev<int32_t>(true);
+    item_and_prev<int64_t>(true);
+    item_and_prev<uint32_t>(true);
+    item_and_prev<float>(true);
+    item_and_prev<double>(false);
+    item_and_prev<double>(true);
+}
+
+// "b if b != 0 else a" (the last non-zero value so far) is associative but not commutative: a
+// combine out of index order anywhere (within a tile or across tiles) shows.
+TEST(Scan, NonCommutativeCombineKeepsIndexOrder) {
+    for (const char *seg : {"", "seg_start"}) {
+        Scan scan(kernels(), "ident", "store_item_prev", "b if b != 0 else a", DType::Int64, "0",
+                  seg, test_options());
+        const bool segmented = *seg != 0;
+        for (size_t n : {size_t(1), size_t(1793), size_t(65537), size_t(300007)}) {
+            auto v = small_values<int64_t>(n, -3, 3, unsigned(n) + 5);
+            for (size_t i = 0; i < n; ++i)
+                if (i % 997 != 5) v[i] = 0; // long runs of zeros: values travel far
+            auto flags = small_values<int32_t>(n, 0, 3000, unsigned(n) + 6);
+            std::vector<int64_t> item(n), prev(n);
+            int64_t acc = 0;
+            for (size_t i = 0; i < n; ++i) {
+                const bool start = i == 0 || (segmented && flags[i] == 0);
+                prev[i] = start ? 0 : acc;
+                acc = start ? v[i] : (v[i] != 0 ? v[i] : acc);
+                item[i] = acc;
+            }
+            for (auto &f : flags)
+                f = f == 0;
+            Array y = to_device(std::vector<int64_t>(n)), yp = to_device(std::vector<int64_t>(n));
+            std::map<std::string, Arg> args = {{"x", to_device(v)}, {"y", y}, {"yp", yp}};
+            if (segmented) args.emplace("flags", to_device(flags));
+            scan(args);
+            ASSERT_EQ(y.to_vector<int64_t>(), item) << seg << " n = " << n;
+            ASSERT_EQ(yp.to_vector<int64_t>(), prev) << seg << " n = " << n;
+        }
+    }
+}
+
+TEST(Scan, OutputOverwritesInputInSegments) {
+    Scan scan(kernels(), "ident", "in_place", "a+b", DType::Int32, "0", "seg_start",
+              test_options());
+    for (size_t n : {size_t(1), size_t(1792), size_t(1793), size_t(500001)}) {
+        auto v = small_values<int32_t>(n, -9, 9, unsigned(n) + 11);
+        auto flags = small_values<int32_t>(n, 0, 2500, unsigned(n) + 12);
+        for (auto &f : flags)
+            f = f == 0;
+        Expected<int32_t> want = reference(v, &flags);
+        Array x = to_device(v);
+        scan({{"x", x}, {"flags", to_device(flags)}}); // input reads x, output writes x
+        ASSERT_EQ(x.to_vector<int32_t>(), want.item) << n;
+    }
+}
+
 TEST(Scan, OutputOverwritesInput) {
     Scan scan(kernels(), "ident", "in_place", "a+b", DType::Float64, "0", "", test_options());
     for (size_t n : edge_sizes()) {

@@ -351,4 +351,10 @@ CUdeviceptr CudaBackend::scratch(size_t bytes) {
     return scratch_;
 }
 
+void CudaBackend::zero(CUdeviceptr p, size_t bytes) {
+    if (!bytes) return;
+    make_current();
+    check_sync(driver().cuMemsetD8Async(p, 0, bytes, stream_), "cuMemsetD8Async");
+}
+
 } // namespace smelt::cuda

@@ -90,6 +90,8 @@ public:
     // blocks are kept until the backend is destroyed, because a recorded CUDA graph may still
     // name them.
     CUdeviceptr scratch(size_t bytes);
+    // Sets `bytes` bytes at `p` to zero, in stream order (scratch state of the single-pass scan).
+    void zero(CUdeviceptr p, size_t bytes);
 
     // How many blocks of `block` threads of `function` fit on one SM at once (the occupancy
     // calculator; cached per function and block size). At least 1.

@@ -5,15 +5,16 @@
 namespace smelt::primitives::cuda {
 
 std::string kernel_params(const codegen::Dialect &d, const std::vector<EntryParam> &params,
-                          CallVars &vars) {
+                          CallVars &vars, bool restrict_pointers) {
     std::string out;
     vars.params.clear();
     for (size_t k = 0; k < params.size(); ++k) {
         const std::string var = "smelt_p" + std::to_string(k);
         const std::string t = codegen::type_name(d, params[k].type);
-        // Pointers are not __restrict__: the user's arrays may alias (output over input).
+        // Pointers are __restrict__ only when the caller knows the arrays are distinct: the
+        // user's arrays may alias (output over input).
         if (params[k].type.is_pointer())
-            out += ", " + t + var;
+            out += ", " + t + (restrict_pointers ? "__restrict__ " : "") + var;
         else
             out += ", const " + t + " " + var;
         out += " /* " + params[k].name + " */";

@@ -2,8 +2,9 @@
 // checked without a GPU) and launches through the CUDA backend (only in builds with CUDA).
 //
 // Grid sizes are functions of n and the device alone (SM count and the kernel's occupancy),
-// never of timing, so the reduction's combine order and the scan's chunking are the same on
-// every run.
+// never of timing, so the reduction's combine order and the chunking of the three-kernel scan
+// are the same on every run. (The single-pass scan's look-back folds whatever its
+// predecessors have published: see scan_single_pass.cpp.)
 #include "primitives/cuda/cuda_target.h"
 
 #include "codegen/dialect.h"
@@ -65,16 +66,24 @@ public:
     std::string elementwise_wrapper(const ElementwiseWrapper &w) const override {
         return cuda::elementwise_wrapper(dialect(), w);
     }
+    int elementwise_items_per_thread(const ElementwiseWrapper &w) const override {
+        return w.distinct_arrays ? kElementwiseItems : 1;
+    }
     std::string reduction_wrapper(const ReductionWrapper &w) const override {
         return cuda::reduction_wrapper(dialect(), w);
     }
     std::string scan_wrapper(const ScanWrapper &w) const override {
-        return cuda::scan_wrapper(dialect(), w);
+        return w.output_uses_last_item ? cuda::scan_wrapper(dialect(), w)
+                                       : single_pass_scan_wrapper(dialect(), w);
     }
     std::vector<std::string> entry_points(const std::string &primitive) const override {
         if (primitive == "reduction") return {kReduceBlocks, kReduceFinal};
         if (primitive == "scan") return {kScanUpsweep, kScanSpine, kScanDownsweep};
         return {kElementwiseEntry};
+    }
+    std::vector<std::string> scan_entry_points(const ScanWrapper &w) const override {
+        if (w.output_uses_last_item) return entry_points("scan");
+        return {kScanSinglePass};
     }
 
 #ifdef SMELT_HAVE_CUDA
@@ -82,7 +91,9 @@ public:
                          std::span<const KernelArg> args) const override {
         if (n <= 0) return;
         ArgList all({KernelArg::of(n)}, args, {});
-        backend.launch(k.entries[0], LaunchDims::linear(n, kElementwiseBlock), all.span());
+        const int64_t per = k.items_per_thread;
+        backend.launch(k.entries[0], LaunchDims::linear((n + per - 1) / per, kElementwiseBlock),
+                       all.span());
     }
 
     void run_reduction(Backend &backend, const CompiledKernel &k, int64_t n,
@@ -105,6 +116,19 @@ public:
                   std::span<const KernelArg> args) const override {
         if (n <= 0) return;
         auto &b = as_cuda(backend);
+        if (k.entries.size() == 1) { // the single-pass scan (scan_entry_points)
+            const int64_t tiles = (n + kScanTile - 1) / kScanTile;
+            const SinglePassScratch layout = single_pass_scratch(tiles);
+            const CUdeviceptr base = b.scratch(layout.bytes);
+            // The tile counter and the status words start at zero; one tile uses neither.
+            if (tiles > 1) b.zero(base, layout.bytes);
+            ArgList all(
+                {KernelArg::of(n)}, args,
+                {KernelArg::of(base + layout.counter), KernelArg::of(base + layout.status)});
+            backend.launch(k.entries[0], LaunchDims::linear(tiles * kScanBlock, kScanBlock),
+                           all.span());
+            return;
+        }
         const ScanGeometry g = scan_geometry(n, resident(b, k.entries[2], kScanBlock));
         const int64_t blocks = g.blocks, per_block = g.per_block;
         const ScanScratch layout = scan_scratch(blocks);

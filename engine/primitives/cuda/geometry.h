@@ -1,6 +1,8 @@
 // Launch geometry and scratch layout of the CUDA reduction and scan, as functions of the item
-// count and the most blocks the device holds at once — nothing else, so the combine order is
-// the same on every run (and tests can reproduce it; see tests/cuda/cuda_emulation_test.cpp).
+// count and the most blocks the device holds at once — nothing else, so the combine order of
+// the reduction and the three-kernel scan is the same on every run (and tests can reproduce
+// it; see tests/cuda/cuda_emulation_test.cpp). The single-pass scan launches one block per
+// kScanTile items.
 #pragma once
 
 #include "primitives/cuda/wrappers.h"
@@ -47,6 +49,20 @@ inline ScanScratch scan_scratch(int64_t blocks) {
     s.carry_v = s.agg_f + round(size_t(blocks));
     s.last = s.carry_v + round(size_t(blocks) * 8);
     s.bytes = s.last + 256;
+    return s;
+}
+
+// Byte offsets in the scratch block of the single-pass scan: the tile counter, then two 8-byte
+// status words per tile (one is used for values of up to 4 bytes). All `bytes` must be zero at
+// the start of a call.
+struct SinglePassScratch {
+    size_t counter = 0, status = 0, bytes = 0;
+};
+
+inline SinglePassScratch single_pass_scratch(int64_t tiles) {
+    SinglePassScratch s;
+    s.status = 256;
+    s.bytes = s.status + (size_t(tiles) * 16 + 255) / 256 * 256;
     return s;
 }
 

@@ -38,6 +38,9 @@ public:
     std::string elementwise_wrapper(const ElementwiseWrapper &w) const override {
         return opencl::elementwise_wrapper(dialect(), w);
     }
+    int elementwise_items_per_thread(const ElementwiseWrapper &w) const override {
+        return w.distinct_arrays ? kElementwiseItems : 1;
+    }
     std::string reduction_wrapper(const ReductionWrapper &w) const override {
         return opencl::reduction_wrapper(dialect(), w);
     }
@@ -57,7 +60,8 @@ public:
         const auto w = static_cast<int64_t>(group_size(b, k.entries[0]));
         std::vector<KernelArg> all = with_user_args(args);
         all.push_back(KernelArg::of(n));
-        backend.launch(k.entries[0], LaunchDims::linear((n + w - 1) / w * w, w), all);
+        const int64_t tile = w * k.items_per_thread; // items of one work-group
+        backend.launch(k.entries[0], LaunchDims::linear((n + tile - 1) / tile * w, w), all);
     }
 
     void run_reduction(Backend &backend, const CompiledKernel &k, int64_t n,

@@ -18,6 +18,8 @@
 namespace smelt::primitives::opencl {
 
 inline constexpr const char *kElementwiseEntry = "smelt_elementwise";
+// Items per work-item of the elementwise kernel when the arrays are distinct (restrict).
+inline constexpr int kElementwiseItems = 4;
 inline constexpr const char *kReduceGroupsEntry = "smelt_reduce_groups";
 inline constexpr const char *kReduceFinalEntry = "smelt_reduce_final";
 inline constexpr const char *kScanUpEntry = "smelt_scan_up";

@@ -9,20 +9,20 @@ SMELT_INLINE int32_t smelt_neutral_acc(void) { return (int32_t)reduce_neutral();
 SMELT_INLINE int32_t smelt_seg_fold(int32_t a, int32_t b, int fb) { return fb ? b : smelt_combine_acc(a, b); }
 
 extern "C" __global__ void smelt_scan_upsweep(const int64_t smelt_n, int32_t *smelt_p0 /* x */, int32_t *smelt_p1 /* y */, int32_t *smelt_p2 /* yp */, int32_t *smelt_p3 /* last */, int32_t *smelt_p4 /* flags */, int32_t *smelt_agg_v, unsigned char *smelt_agg_f, const int64_t smelt_tiles_per_block) {
-    __shared__ int32_t smelt_s_val[8][224];
-    __shared__ unsigned char smelt_s_flag[8][224];
+    __shared__ int32_t smelt_s_val[8][608];
+    __shared__ unsigned char smelt_s_flag[8][608];
     __shared__ int32_t smelt_s_wv[8];
     __shared__ unsigned char smelt_s_wf[8];
     const int smelt_lane = (int)(threadIdx.x & 31u), smelt_warp = (int)(threadIdx.x >> 5);
-    const int64_t smelt_lo = (int64_t)blockIdx.x * smelt_tiles_per_block * 1792;
-    int64_t smelt_hi = smelt_lo + smelt_tiles_per_block * 1792;
+    const int64_t smelt_lo = (int64_t)blockIdx.x * smelt_tiles_per_block * 4864;
+    int64_t smelt_hi = smelt_lo + smelt_tiles_per_block * 4864;
     if (smelt_hi > smelt_n) smelt_hi = smelt_n;
     int32_t smelt_cv = smelt_neutral_acc();
     int smelt_cf = 0, smelt_has = 0;
-    for (int64_t smelt_tile = smelt_lo; smelt_tile < smelt_hi; smelt_tile += 1792) {
-        const int64_t smelt_wbase = smelt_tile + (int64_t)smelt_warp * 224;
+    for (int64_t smelt_tile = smelt_lo; smelt_tile < smelt_hi; smelt_tile += 4864) {
+        const int64_t smelt_wbase = smelt_tile + (int64_t)smelt_warp * 608;
 #pragma unroll
-        for (int smelt_k = 0; smelt_k < 7; ++smelt_k) {
+        for (int smelt_k = 0; smelt_k < 19; ++smelt_k) {
             const int smelt_j = smelt_k * 32 + smelt_lane;
             const int64_t smelt_i = smelt_wbase + smelt_j;
             if (smelt_i < smelt_hi) {
@@ -33,18 +33,18 @@ extern "C" __global__ void smelt_scan_upsweep(const int64_t smelt_n, int32_t *sm
         __syncwarp();
         int64_t smelt_wvalid = smelt_hi - smelt_wbase;
         if (smelt_wvalid < 0) smelt_wvalid = 0;
-        if (smelt_wvalid > 224) smelt_wvalid = 224;
-        int smelt_cnt = (int)smelt_wvalid - smelt_lane * 7;
+        if (smelt_wvalid > 608) smelt_wvalid = 608;
+        int smelt_cnt = (int)smelt_wvalid - smelt_lane * 19;
         if (smelt_cnt < 0) smelt_cnt = 0;
-        if (smelt_cnt > 7) smelt_cnt = 7;
-        const int smelt_lanes = (int)((smelt_wvalid + 7 - 1) / 7);
+        if (smelt_cnt > 19) smelt_cnt = 19;
+        const int smelt_lanes = (int)((smelt_wvalid + 19 - 1) / 19);
         int32_t smelt_lv = smelt_neutral_acc();
         int smelt_lf = 0;
 #pragma unroll
-        for (int smelt_k = 0; smelt_k < 7; ++smelt_k) {
+        for (int smelt_k = 0; smelt_k < 19; ++smelt_k) {
             if (smelt_k < smelt_cnt) {
-                const int32_t smelt_x = smelt_s_val[smelt_warp][smelt_lane * 7 + smelt_k];
-                const int smelt_f = smelt_s_flag[smelt_warp][smelt_lane * 7 + smelt_k];
+                const int32_t smelt_x = smelt_s_val[smelt_warp][smelt_lane * 19 + smelt_k];
+                const int smelt_f = smelt_s_flag[smelt_warp][smelt_lane * 19 + smelt_k];
                 smelt_lv = (smelt_k == 0 || smelt_f) ? smelt_x : smelt_combine_acc(smelt_lv, smelt_x);
                 smelt_lf |= smelt_f;
             }
@@ -67,7 +67,7 @@ extern "C" __global__ void smelt_scan_upsweep(const int64_t smelt_n, int32_t *sm
         }
         __syncthreads();
         int64_t smelt_tvalid = smelt_hi - smelt_tile;
-        const int smelt_warps = smelt_tvalid >= 1792 ? 8 : (int)((smelt_tvalid + 224 - 1) / 224);
+        const int smelt_warps = smelt_tvalid >= 4864 ? 8 : (int)((smelt_tvalid + 608 - 1) / 608);
         if (threadIdx.x == 0) {
             for (int smelt_w = 0; smelt_w < smelt_warps; ++smelt_w) {
                 smelt_cv = smelt_has ? smelt_seg_fold(smelt_cv, smelt_s_wv[smelt_w], smelt_s_wf[smelt_w]) : smelt_s_wv[smelt_w];
@@ -138,21 +138,21 @@ extern "C" __global__ void smelt_scan_spine(const int64_t smelt_count, const int
 }
 
 extern "C" __global__ void smelt_scan_downsweep(const int64_t smelt_n, int32_t *smelt_p0 /* x */, int32_t *smelt_p1 /* y */, int32_t *smelt_p2 /* yp */, int32_t *smelt_p3 /* last */, int32_t *smelt_p4 /* flags */, const int32_t *smelt_carry_v, const int32_t *smelt_last_p, const int64_t smelt_tiles_per_block) {
-    __shared__ int32_t smelt_s_val[8][224];
-    __shared__ unsigned char smelt_s_flag[8][224];
+    __shared__ int32_t smelt_s_val[8][608];
+    __shared__ unsigned char smelt_s_flag[8][608];
     __shared__ int32_t smelt_s_wv[8];
     __shared__ unsigned char smelt_s_wf[8];
     const int smelt_lane = (int)(threadIdx.x & 31u), smelt_warp = (int)(threadIdx.x >> 5);
-    const int64_t smelt_lo = (int64_t)blockIdx.x * smelt_tiles_per_block * 1792;
-    int64_t smelt_hi = smelt_lo + smelt_tiles_per_block * 1792;
+    const int64_t smelt_lo = (int64_t)blockIdx.x * smelt_tiles_per_block * 4864;
+    int64_t smelt_hi = smelt_lo + smelt_tiles_per_block * 4864;
     if (smelt_hi > smelt_n) smelt_hi = smelt_n;
     const int32_t smelt_last = *smelt_last_p;
     (void)smelt_last;
     int32_t smelt_cv = blockIdx.x ? smelt_carry_v[blockIdx.x] : smelt_neutral_acc();
-    for (int64_t smelt_tile = smelt_lo; smelt_tile < smelt_hi; smelt_tile += 1792) {
-        const int64_t smelt_wbase = smelt_tile + (int64_t)smelt_warp * 224;
+    for (int64_t smelt_tile = smelt_lo; smelt_tile < smelt_hi; smelt_tile += 4864) {
+        const int64_t smelt_wbase = smelt_tile + (int64_t)smelt_warp * 608;
 #pragma unroll
-        for (int smelt_k = 0; smelt_k < 7; ++smelt_k) {
+        for (int smelt_k = 0; smelt_k < 19; ++smelt_k) {
             const int smelt_j = smelt_k * 32 + smelt_lane;
             const int64_t smelt_i = smelt_wbase + smelt_j;
             if (smelt_i < smelt_hi) {
@@ -163,18 +163,18 @@ extern "C" __global__ void smelt_scan_downsweep(const int64_t smelt_n, int32_t *
         __syncwarp();
         int64_t smelt_wvalid = smelt_hi - smelt_wbase;
         if (smelt_wvalid < 0) smelt_wvalid = 0;
-        if (smelt_wvalid > 224) smelt_wvalid = 224;
-        int smelt_cnt = (int)smelt_wvalid - smelt_lane * 7;
+        if (smelt_wvalid > 608) smelt_wvalid = 608;
+        int smelt_cnt = (int)smelt_wvalid - smelt_lane * 19;
         if (smelt_cnt < 0) smelt_cnt = 0;
-        if (smelt_cnt > 7) smelt_cnt = 7;
-        const int smelt_lanes = (int)((smelt_wvalid + 7 - 1) / 7);
+        if (smelt_cnt > 19) smelt_cnt = 19;
+        const int smelt_lanes = (int)((smelt_wvalid + 19 - 1) / 19);
         int32_t smelt_lv = smelt_neutral_acc();
         int smelt_lf = 0;
 #pragma unroll
-        for (int smelt_k = 0; smelt_k < 7; ++smelt_k) {
+        for (int smelt_k = 0; smelt_k < 19; ++smelt_k) {
             if (smelt_k < smelt_cnt) {
-                const int32_t smelt_x = smelt_s_val[smelt_warp][smelt_lane * 7 + smelt_k];
-                const int smelt_f = smelt_s_flag[smelt_warp][smelt_lane * 7 + smelt_k];
+                const int32_t smelt_x = smelt_s_val[smelt_warp][smelt_lane * 19 + smelt_k];
+                const int smelt_f = smelt_s_flag[smelt_warp][smelt_lane * 19 + smelt_k];
                 smelt_lv = (smelt_k == 0 || smelt_f) ? smelt_x : smelt_combine_acc(smelt_lv, smelt_x);
                 smelt_lf |= smelt_f;
             }
@@ -197,7 +197,7 @@ extern "C" __global__ void smelt_scan_downsweep(const int64_t smelt_n, int32_t *
         }
         __syncthreads();
         int64_t smelt_tvalid = smelt_hi - smelt_tile;
-        const int smelt_warps = smelt_tvalid >= 1792 ? 8 : (int)((smelt_tvalid + 224 - 1) / 224);
+        const int smelt_warps = smelt_tvalid >= 4864 ? 8 : (int)((smelt_tvalid + 608 - 1) / 608);
         int32_t smelt_pv = smelt_cv;
         for (int smelt_w = 0; smelt_w < smelt_warp; ++smelt_w)
             smelt_pv = smelt_seg_fold(smelt_pv, smelt_s_wv[smelt_w], smelt_s_wf[smelt_w]);
@@ -208,16 +208,16 @@ extern "C" __global__ void smelt_scan_downsweep(const int64_t smelt_n, int32_t *
         const int smelt_ef = __shfl_up_sync(0xffffffffu, smelt_lf, 1);
         int32_t smelt_run = smelt_lane == 0 ? smelt_pv : smelt_seg_fold(smelt_pv, smelt_ev, smelt_ef);
 #pragma unroll
-        for (int smelt_k = 0; smelt_k < 7; ++smelt_k) {
+        for (int smelt_k = 0; smelt_k < 19; ++smelt_k) {
             if (smelt_k < smelt_cnt) {
-                const int smelt_j = smelt_lane * 7 + smelt_k;
+                const int smelt_j = smelt_lane * 19 + smelt_k;
                 smelt_run = smelt_seg_fold(smelt_run, smelt_s_val[smelt_warp][smelt_j], smelt_s_flag[smelt_warp][smelt_j]);
                 smelt_s_val[smelt_warp][smelt_j] = smelt_run;
             }
         }
         __syncwarp();
 #pragma unroll
-        for (int smelt_k = 0; smelt_k < 7; ++smelt_k) {
+        for (int smelt_k = 0; smelt_k < 19; ++smelt_k) {
             const int smelt_j = smelt_k * 32 + smelt_lane;
             const int64_t smelt_i = smelt_wbase + smelt_j;
             if (smelt_i < smelt_hi) {
