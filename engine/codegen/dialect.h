@@ -86,6 +86,11 @@ const Dialect &dialect_for_backend(const std::string &backend);
 // __device__ functions, __shared__ local memory, threadIdx/blockIdx builtins, atomicAdd.
 const Dialect &cuda_dialect();
 
+// Integer min/max helpers as inline PTX, for code compiled by NVIDIA's ptxas (the CUDA prelude
+// head, and the OpenCL one where SMELT_NVIDIA_PTX is defined): works around a ptxas bug
+// (codegen/nvidia_minmax.cpp says which).
+const char *nvidia_int_minmax();
+
 // Prelude suffix of a scalar type: "i8", "u32", "f64"... ("b" for bool).
 const char *scalar_suffix(Scalar s);
 

@@ -100,7 +100,11 @@ Dialect make_opencl() {
     }
     d.gpu_builtins["local_barrier"] = "barrier(CLK_LOCAL_MEM_FENCE)";
     d.f64_enable = kOpenClFp64;
-    d.prelude_head = kOpenClHead;
+    // NVIDIA's OpenCL compiles through ptxas, with CUDA's min/max bug; its builds define
+    // SMELT_NVIDIA_PTX (backends/opencl/opencl_backend.cpp), and NVIDIA's OpenCL C takes
+    // inline PTX.
+    d.prelude_head =
+        std::string(kOpenClHead) + "#ifdef SMELT_NVIDIA_PTX" + nvidia_int_minmax() + "#endif\n";
     d.prelude_atomics = kOpenClAtomics;
     return d;
 }

@@ -194,6 +194,8 @@ void OpenCLBackend::synchronize() {
 
 std::string OpenCLBackend::build_options(const ModuleSource &src) const {
     std::string out = "-cl-std=CL1.2";
+    // Integer min/max through inline PTX on NVIDIA (a ptxas bug; codegen/nvidia_minmax.cpp).
+    if (device_.vendor.find("NVIDIA") != std::string::npos) out += " -DSMELT_NVIDIA_PTX";
     for (const auto &f : src.extra_flags)
         out += " " + f;
     return out;
