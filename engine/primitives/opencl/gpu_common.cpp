@@ -44,28 +44,69 @@ std::string gpu_tile_setup(const std::string &T, size_t items, bool flags) {
     return out;
 }
 
-std::string gpu_tile_loop_head(size_t items) {
-    const std::string TILE = std::to_string(kGpuGroupSize * items);
+namespace {
+
+// Evaluates the items of the tile at BASE owned by this work-item (k * W + l, k < K) into
+// smelt_v[] (and their start flags into smelt_f[]). All of them are evaluated before any is
+// used, so their loads are in flight together; full tiles skip the bound checks, so nothing
+// holds the loads back.
+std::string evaluate_tile(const std::string &base, size_t items, const std::string &value,
+                          const std::string &start) {
+    const std::string K = std::to_string(items), TILE = std::to_string(kGpuGroupSize * items);
+    auto evaluate = [&](const std::string &indent) {
+        std::string e = indent + "smelt_v[smelt_k] = " + value + ";\n";
+        if (!start.empty()) e += indent + "smelt_f[smelt_k] = (uchar)(" + start + ");\n";
+        return e;
+    };
     std::string out;
+    out += "        {\n";
+    out += "            const long smelt_at = " + base + ";\n";
+    out += "            if (smelt_hi - smelt_at >= " + TILE + ") {\n";
+    out += "#pragma unroll\n";
+    out += "                for (uint smelt_k = 0; smelt_k < " + K + "u; ++smelt_k) {\n";
+    out += "                    const long smelt_i = smelt_at + smelt_k * " + W + "u + smelt_l;\n";
+    out += evaluate("                    ");
+    out += "                }\n";
+    out += "            } else {\n";
+    out += "#pragma unroll\n";
+    out += "                for (uint smelt_k = 0; smelt_k < " + K + "u; ++smelt_k) {\n";
+    out += "                    const long smelt_i = smelt_at + smelt_k * " + W + "u + smelt_l;\n";
+    out += "                    if (smelt_i < smelt_hi) {\n";
+    out += evaluate("                        ");
+    out += "                    }\n";
+    out += "                }\n";
+    out += "            }\n";
+    out += "        }\n";
+    return out;
+}
+
+} // namespace
+
+std::string gpu_tile_loop(const std::string &T, size_t items, const std::string &value,
+                          const std::string &start) {
+    const std::string K = std::to_string(items), TILE = std::to_string(kGpuGroupSize * items);
+    const bool flags = !start.empty();
+    std::string out;
+    out += "    " + T + " smelt_v[" + K + "];\n";
+    if (flags) out += "    uchar smelt_f[" + K + "];\n";
+    out += "    if (smelt_lo < smelt_hi)\n";
+    out += evaluate_tile("smelt_lo", items, value, start);
     out += "    for (long smelt_base = smelt_lo; smelt_base < smelt_hi; smelt_base += " + TILE +
            ") {\n";
     out +=
         "        const uint smelt_valid = (uint)min(smelt_hi - smelt_base, (long)" + TILE + ");\n";
-    return out;
-}
-
-std::string gpu_load(size_t items, const std::string &value, const std::string &start) {
-    std::string out;
-    out +=
-        "        for (uint smelt_k = 0; smelt_k < " + std::to_string(items) + "u; ++smelt_k) {\n";
+    out += "#pragma unroll\n";
+    out += "        for (uint smelt_k = 0; smelt_k < " + K + "u; ++smelt_k) {\n";
     out += "            const uint smelt_j = smelt_k * " + W + "u + smelt_l;\n";
     out += "            if (smelt_j < smelt_valid) {\n";
-    out += "                const long smelt_i = smelt_base + smelt_j;\n";
-    out += "                smelt_tile[smelt_pad(smelt_j)] = " + value + ";\n";
-    if (!start.empty()) out += "                smelt_sf[smelt_j] = (uchar)(" + start + ");\n";
+    out += "                smelt_tile[smelt_pad(smelt_j)] = smelt_v[smelt_k];\n";
+    if (flags) out += "                smelt_sf[smelt_j] = smelt_f[smelt_k];\n";
     out += "            }\n";
     out += "        }\n";
     out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
+    // The next tile's loads, in flight while this one is folded.
+    out += "        if (smelt_base + " + TILE + " < smelt_hi)\n";
+    out += evaluate_tile("smelt_base + " + TILE, items, value, start);
     return out;
 }
 
@@ -75,6 +116,7 @@ std::string gpu_fold(const std::string &T, size_t items, const std::string &comb
     std::string out;
     out += "        " + T + " smelt_acc = smelt_neutral;\n";
     out += "        uchar smelt_fl = 0;\n";
+    out += "#pragma unroll\n";
     out += "        for (uint smelt_k = 0; smelt_k < " + K + "u; ++smelt_k) {\n";
     out += "            const uint smelt_j = smelt_l * " + K + "u + smelt_k;\n";
     out += "            if (smelt_j < smelt_valid) {\n";

@@ -39,8 +39,7 @@ std::string gpu_reduction_wrapper(const codegen::Dialect &d, const ReductionWrap
     out += gpu_tile_setup(T, K, false);
     out += "    " + T + " smelt_carry = smelt_neutral;\n";
     out += "    uchar smelt_cf = 0;\n";
-    out += gpu_tile_loop_head(K);
-    out += gpu_load(K, item, "");
+    out += gpu_tile_loop(T, K, item, "");
     out += gpu_fold(T, K, combine, "");
     out += local_tree("        ");
     out += "        if (smelt_l == 0) {\n";

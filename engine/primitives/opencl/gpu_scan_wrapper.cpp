@@ -13,8 +13,9 @@
 //                      work-item rescans its K items from the pairs before it, writing the
 //                      items back into the tile, then output(i, item, prev_item, last_item) is
 //                      called for the tile with consecutive work-items on consecutive indices
-// input is evaluated twice per index (up and down); within a tile every input is evaluated
-// before any output, so never after output at the same index.
+// input is evaluated twice per index (up and down), one tile ahead of its use (gpu_tile_loop):
+// a tile's inputs are evaluated before any of its outputs, so never after output at the same
+// index.
 #include "codegen/c_like.h"
 #include "primitives/call_spelling.h"
 #include "primitives/opencl/gpu_wrappers.h"
@@ -65,8 +66,7 @@ std::string gpu_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
     out += gpu_tile_setup(T, K, w.segment.has_value());
     out += "    " + T + " smelt_carry = smelt_neutral;\n";
     out += "    uchar smelt_cf = 0;\n";
-    out += gpu_tile_loop_head(K);
-    out += gpu_load(K, input, segment_load);
+    out += gpu_tile_loop(T, K, input, segment_load);
     out += gpu_fold(T, K, combine, start);
     out += local_tree("        ");
     out += "        if (smelt_l == 0) {\n";
@@ -93,8 +93,7 @@ std::string gpu_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
     // The pair of everything before the group's range (no value for group 0).
     out += "    " + T + " smelt_carry = smelt_gv[get_group_id(0)];\n";
     out += "    uchar smelt_cf = smelt_gf[get_group_id(0)];\n";
-    out += gpu_tile_loop_head(K);
-    out += gpu_load(K, input, segment_load);
+    out += gpu_tile_loop(T, K, input, segment_load);
     out += gpu_fold(T, K, combine, start);
     out += local_inclusive_scan("        ", T);
     // Everything before this work-item's first item: the carry, then the folds before it.
@@ -109,6 +108,7 @@ std::string gpu_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
     out += "        const uchar smelt_tf = smelt_lf[" + Wm1 + "];\n";
     // Rescan: the item at each index, written over the input value. A value is always before
     // an item that starts no segment (index 0 starts one).
+    out += "#pragma unroll\n";
     out += "        for (uint smelt_k = 0; smelt_k < " + std::to_string(K) + "u; ++smelt_k) {\n";
     out += "            const uint smelt_j = smelt_l * " + std::to_string(K) + "u + smelt_k;\n";
     out += "            if (smelt_j < smelt_valid) {\n";
@@ -119,6 +119,7 @@ std::string gpu_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
     out += "            }\n";
     out += "        }\n";
     out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
+    out += "#pragma unroll\n";
     out += "        for (uint smelt_k = 0; smelt_k < " + std::to_string(K) + "u; ++smelt_k) {\n";
     out += "            const uint smelt_j = smelt_k * " + std::to_string(kGpuGroupSize) +
            "u + smelt_l;\n";

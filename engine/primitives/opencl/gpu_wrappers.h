@@ -49,12 +49,13 @@ std::string gpu_pad_function(Scalar s);
 // Kernel-scope declarations: the tile smelt_tile (and its start flags smelt_sf), the per-work-item
 // pairs smelt_lv/smelt_lf, smelt_l, and this group's range [smelt_lo, smelt_hi) of [0, smelt_n).
 std::string gpu_tile_setup(const std::string &T, size_t items, bool flags);
-// "for (long smelt_base = smelt_lo; ...) {" over the group's tiles, with smelt_valid (the tile's
-// items below smelt_hi, a prefix of it). The caller closes the loop.
-std::string gpu_tile_loop_head(size_t items);
-// The coalesced load: VALUE (and START, unless empty, into smelt_sf) spelled with smelt_i for
-// the tile's valid items, then a barrier.
-std::string gpu_load(size_t items, const std::string &value, const std::string &start);
+// The loop over the group's tiles, "for (long smelt_base = smelt_lo; ...) {" up to the tile in
+// local memory: smelt_valid (the tile's items below smelt_hi, a prefix of it), VALUE (and START,
+// unless empty, into smelt_sf) stored for those items, a barrier. VALUE and START are spelled
+// with smelt_i and evaluated into registers one tile ahead: the next tile's loads are in flight
+// while the caller folds this one. The caller closes the loop.
+std::string gpu_tile_loop(const std::string &T, size_t items, const std::string &value,
+                          const std::string &start);
 // Work-item l folds tile items [l * K, l * K + K) in order into (smelt_acc, smelt_fl), restarting
 // where START (spelled with smelt_j; empty: never) holds, stores the pair at smelt_lv/lf[l], then
 // a barrier.
