@@ -33,9 +33,10 @@ inline size_t gpu_items(Scalar s) {
 // The fewest items a tile holds, which the host uses to size the grid (a larger real tile only
 // leaves trailing groups empty).
 inline constexpr size_t kGpuMinTile = kGpuGroupSize * 8;
-// Work-groups per compute unit launched at most: enough resident work-items to keep the memory
-// system busy on GPUs.
-inline constexpr int64_t kGpuGroupsPerUnit = 8;
+// Work-groups per compute unit launched at most. On the H100 (132 units, NVIDIA OpenCL) 16 beat
+// 8 for float32 at 2^27 (sum 0.85 against 0.83 of copy bandwidth, scan 0.50 against 0.49) and
+// tied for float64: more, shorter group runs keep more loads in flight.
+inline constexpr int64_t kGpuGroupsPerUnit = 16;
 
 // "__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void NAME(...) {" (kernel_head).
 std::string gpu_kernel_head(const codegen::Dialect &d, const std::string &name,
