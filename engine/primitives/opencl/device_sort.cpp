@@ -1,5 +1,6 @@
-// Device LSD radix sort on OpenCL, 4-bit digits (16 buckets), one contiguous chunk per
-// work-item. Per pass:
+// Device LSD radix sort on OpenCL. This file holds the CPU layout (layout.h) and the entry
+// points; the GPU layout is device_sort_gpu.cpp. CPU layout: 4-bit digits (16 buckets), one
+// contiguous chunk per work-item. Per pass:
 //   count    each work-item counts the digits of its chunk → hist[digit * T + work-item]
 //   scan     exclusive sum of hist in that (digit-major) order: the offset of each
 //            (digit, work-item) run in the output

@@ -3,7 +3,8 @@
 // kGpuGroupSize * K items (K = gpu_items(dtype)). Per tile:
 //
 //   load   work-item l evaluates items base + k * W + l, k < K (consecutive work-items take
-//          consecutive indices: coalesced), into local memory
+//          consecutive indices: coalesced) into registers, one tile ahead so the loads overlap
+//          the work on the previous tile, then stores them in local memory
 //   fold   work-item l folds the K consecutive items [l * K, l * K + K) in index order
 //   group  an ordered tree (reduction) or scan (scan) over the W folds in local memory
 //
