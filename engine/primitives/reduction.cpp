@@ -122,7 +122,7 @@ Reduction::Reduction(const Program *program, std::string reduce_expr, std::strin
                       ? DType::Float32
                       : dtype_out;
     s.backend = &primitives::resolve_backend(s.options);
-    s.target = &primitives::primitive_target(s.backend->name());
+    s.target = &primitives::primitive_target(*s.backend);
     const ast::Module *user = nullptr;
     if (!s.map_func.empty()) {
         if (!program) throw UsageError("Reduction: map_func '" + s.map_func + "' needs a Program");

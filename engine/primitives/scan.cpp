@@ -189,7 +189,7 @@ Scan::Scan(const Program &program, std::string input_func, std::string output_fu
     s.dtype = s.options.precision == Precision::Single && dtype == DType::Float64 ? DType::Float32
                                                                                   : dtype;
     s.backend = &primitives::resolve_backend(s.options);
-    s.target = &primitives::primitive_target(s.backend->name());
+    s.target = &primitives::primitive_target(*s.backend);
     const ast::Module &module = *program.data().module;
     auto add = [&](Role role, const std::string &name) {
         const ast::FunctionDef *fn = module.find_function(name);

@@ -5,6 +5,7 @@
 #include "primitives/cuda/cuda_target.h"
 #include "support/error.h"
 #ifdef SMELT_HAVE_OPENCL
+#include "backends/opencl/opencl_backend.h"
 #include "primitives/opencl/opencl_target.h"
 #endif
 
@@ -18,6 +19,18 @@ const PrimitiveTarget &primitive_target(const std::string &backend_name) {
     if (backend_name == "cuda") return cuda::cuda_target();
     throw UsageError("the parallel primitives are not available on backend '" + backend_name +
                      "' yet (available: cpu, opencl, cuda)");
+}
+
+} // namespace smelt::primitives
+
+namespace smelt::primitives {
+
+const PrimitiveTarget &primitive_target(Backend &backend) {
+#ifdef SMELT_HAVE_OPENCL
+    if (auto *cl = dynamic_cast<smelt::opencl::OpenCLBackend *>(&backend))
+        return opencl::opencl_target(opencl::layout_for(*cl));
+#endif
+    return primitive_target(backend.name());
 }
 
 } // namespace smelt::primitives

@@ -58,5 +58,8 @@ public:
 
 // The target for a backend name ("cpu"); UsageError when primitives do not exist for it yet.
 const PrimitiveTarget &primitive_target(const std::string &backend_name);
+// The target for a backend instance: as by name, except that OpenCL picks the layout of its
+// device (primitives/opencl/layout.h).
+const PrimitiveTarget &primitive_target(Backend &backend);
 
 } // namespace smelt::primitives

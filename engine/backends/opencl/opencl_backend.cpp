@@ -1,5 +1,6 @@
 #include "backends/opencl/opencl_backend.h"
 
+#include "backends/opencl/build_log.h"
 #include "backends/opencl/program.h"
 #include "support/debug.h"
 #include "support/error.h"
@@ -226,8 +227,9 @@ BuildResult OpenCLBackend::build(const std::filesystem::path &source_path,
     debug::log(1, "compile: " + std::string(result.ok ? "done" : "FAILED") + " in " +
                       std::to_string(result.seconds) + " s");
     if (!result.ok) {
+        // NVIDIA's log points at lines of `source` (it ignores #line): map them to the .py.
         result.log = describe_error("clBuildProgram", built.status) +
-                     (built.log.empty() ? "" : "\n" + built.log);
+                     (built.log.empty() ? "" : "\n" + map_log_locations(built.log, source));
         if (built.program) clReleaseProgram(built.program);
         return result;
     }

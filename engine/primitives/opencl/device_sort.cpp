@@ -1,5 +1,6 @@
-// Device LSD radix sort on OpenCL, 4-bit digits (16 buckets), one contiguous chunk per
-// work-item. Per pass:
+// Device LSD radix sort on OpenCL. This file holds the CPU layout (layout.h) and the entry
+// points; the GPU layout is device_sort_gpu.cpp. CPU layout: 4-bit digits (16 buckets), one
+// contiguous chunk per work-item. Per pass:
 //   count    each work-item counts the digits of its chunk → hist[digit * T + work-item]
 //   scan     exclusive sum of hist in that (digit-major) order: the offset of each
 //            (digit, work-item) run in the output
@@ -9,8 +10,10 @@
 // first pass read. Argsort's first pass writes the input positions as values.
 #include "primitives/opencl/device_sort.h"
 
+#include "primitives/opencl/device_sort_gpu.h"
 #include "primitives/opencl/device_sort_source.h"
 #include "primitives/opencl/launch.h"
+#include "primitives/opencl/layout.h"
 #include "support/error.h"
 
 #include <limits>
@@ -27,6 +30,8 @@ struct SortProgram {
     void *count, *scatter, *up, *groups, *down;
 };
 
+} // namespace
+
 const char *unsigned_type(size_t bytes) {
     switch (bytes) {
     case 1:
@@ -41,11 +46,9 @@ const char *unsigned_type(size_t bytes) {
     throw UsageError("sort: unsupported element size " + std::to_string(bytes) + " bytes");
 }
 
-SortProgram sort_program(OpenCLBackend &b, DType key, size_t value_size, bool iota,
-                         bool wide_counts) {
+std::string sort_defines(DType key, size_t value_size, bool iota, bool wide_counts) {
     const size_t kb = dtype_size(key);
-    std::string defs = "#define SMELT_MAX_GROUP " + std::to_string(kMaxGroupSize) + "u\n";
-    defs += "#define KT " + std::string(unsigned_type(kb)) + "\n";
+    std::string defs = "#define KT " + std::string(unsigned_type(kb)) + "\n";
     defs += "#define KIND " +
             std::string(dtype_is_float(key)    ? "2"
                         : dtype_is_signed(key) ? "1"
@@ -58,15 +61,27 @@ SortProgram sort_program(OpenCLBackend &b, DType key, size_t value_size, bool io
         defs += "#define HAS_VALUES 1\n#define VT " + std::string(unsigned_type(value_size)) + "\n";
         if (iota) defs += "#define IOTA 1\n";
     }
+    return defs;
+}
+
+std::string sort_signature(DType key, size_t value_size, bool iota, bool wide_counts) {
+    return std::string("keys=") + dtype_name(key) + ",value_bytes=" + std::to_string(value_size) +
+           (iota ? ",iota" : "") + (wide_counts ? ",wide" : "");
+}
+
+namespace {
+
+SortProgram sort_program(OpenCLBackend &b, DType key, size_t value_size, bool iota,
+                         bool wide_counts) {
+    const std::string defs = "#define SMELT_MAX_GROUP " + std::to_string(kMaxGroupSize) + "u\n" +
+                             sort_defines(key, value_size, iota, wide_counts);
     ModuleSource src;
     src.source = "/* Device radix sort (primitives/opencl/device_sort.cpp). */\n" + defs +
                  device_sort_source();
     src.symbols = {"smelt_radix_count", "smelt_radix_scatter", "smelt_counts_up",
                    "smelt_counts_groups", "smelt_counts_down"};
     src.primitive = "radix_sort";
-    src.signature = std::string("keys=") + dtype_name(key) +
-                    ",value_bytes=" + std::to_string(value_size) + (iota ? ",iota" : "") +
-                    (wide_counts ? ",wide" : "");
+    src.signature = sort_signature(key, value_size, iota, wide_counts);
     SortProgram p;
     p.module = b.compile(src);
     p.count = p.module->function(src.symbols[0]);
@@ -103,6 +118,8 @@ void scan_counts(OpenCLBackend &b, const SortProgram &p, const Buffer &x, int64_
 void lsd_sort(OpenCLBackend &b, DType key, int64_t n, const Buffer &ka, const Buffer &kb,
               size_t value_size, const Buffer *va, const Buffer *vb, bool iota) {
     if (n <= 1 && !iota) return;
+    if (layout_for(b) == Layout::Gpu)
+        return gpu_lsd_sort(b, key, n, ka, kb, value_size, va, vb, iota);
     const bool wide = n > static_cast<int64_t>(std::numeric_limits<uint32_t>::max());
     const size_t count_bytes = wide ? 8 : 4;
     const SortProgram plain = sort_program(b, key, value_size, false, wide);

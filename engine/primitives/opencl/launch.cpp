@@ -23,6 +23,18 @@ int64_t group_count(int64_t n, int64_t per_group) {
     return std::clamp<int64_t>((n + per_group - 1) / per_group, 1, kMaxGroups);
 }
 
+int64_t gpu_group_count(smelt::opencl::OpenCLBackend &b, int64_t n) {
+    const int64_t most =
+        std::max<int64_t>(1, static_cast<int64_t>(b.device().compute_units) * kGpuGroupsPerUnit);
+    const auto tile = static_cast<int64_t>(kGpuMinTile);
+    return std::clamp<int64_t>((n + tile - 1) / tile, 1, most);
+}
+
+LaunchDims gpu_dims(int64_t groups) {
+    const auto w = static_cast<int64_t>(kGpuGroupSize);
+    return LaunchDims::linear(groups * w, w);
+}
+
 smelt::opencl::OpenCLBackend &as_opencl(Backend &backend) {
     auto *b = dynamic_cast<smelt::opencl::OpenCLBackend *>(&backend);
     SMELT_INTERNAL_ASSERT(b, "OpenCL primitive launched on backend " << backend.name());

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "backends/opencl/opencl_backend.h"
-#include "primitives/opencl/wrappers.h"
+#include "primitives/opencl/gpu_wrappers.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +17,12 @@ size_t group_size(smelt::opencl::OpenCLBackend &b, void *kernel);
 int64_t group_count(int64_t n, int64_t per_group);
 
 inline constexpr int64_t kMaxGroups = 1024;
+
+// GPU layout: ceil(n / kGpuMinTile) groups, at most kGpuGroupsPerUnit per compute unit (at least
+// one), so the grid fills the device and depends only on n and the device.
+int64_t gpu_group_count(smelt::opencl::OpenCLBackend &b, int64_t n);
+// The NDRange of `groups` work-groups of kGpuGroupSize.
+LaunchDims gpu_dims(int64_t groups);
 
 // Downcast with an internal error for any other backend.
 smelt::opencl::OpenCLBackend &as_opencl(Backend &backend);

@@ -1,16 +1,21 @@
-// The OpenCL PrimitiveTarget: OpenCL C wrappers (wrappers.h) launched over 1-D NDRanges.
+// The OpenCL PrimitiveTarget: OpenCL C wrappers launched over 1-D NDRanges, in one of two
+// layouts (layout.h; one target object per layout, chosen per backend by primitive_target).
 //
-// Work-group size W: the largest power of two <= min(256, the kernel's
-// CL_KERNEL_WORK_GROUP_SIZE); the kernels of one primitive that share a split of [0, n) use the
-// smallest W among them. Group counts are min(ceil(n / W), kMaxGroups), so a given device and n
-// always get the same split, hence the same bits. Scratch buffers are allocated per call and
-// released right after the launches are queued (OpenCL frees them once those have run).
+// CPU layout (wrappers.h): work-group size W is the largest power of two <= min(256, the
+// kernel's CL_KERNEL_WORK_GROUP_SIZE); the kernels of one primitive that share a split of [0, n)
+// use the smallest W among them. Group counts are min(ceil(n / W), kMaxGroups).
+// GPU layout (gpu_wrappers.h): groups of kGpuGroupSize, min(ceil(n / kGpuMinTile), compute units
+// * kGpuGroupsPerUnit) of them; the final reduction and the scan of group totals run in one group
+// of W, as in the CPU layout.
+// Either way a given device and n always get the same split, hence the same bits. Scratch buffers
+// are allocated per call and released right after the launches are queued (OpenCL frees them once
+// those have run).
 #include "primitives/opencl/opencl_target.h"
 
 #include "backends/opencl/opencl_backend.h"
 #include "codegen/dialect.h"
+#include "primitives/opencl/gpu_wrappers.h"
 #include "primitives/opencl/launch.h"
-#include "primitives/opencl/wrappers.h"
 #include "support/error.h"
 
 #include <algorithm>
@@ -32,6 +37,7 @@ constexpr size_t kWidestScalar = 8;
 
 class OpenCLTarget : public PrimitiveTarget {
 public:
+    explicit OpenCLTarget(Layout layout) : layout_(layout) {}
     const codegen::Dialect &dialect() const override { return codegen::opencl_dialect(); }
     std::string unit_name() const override { return "kernel.cl"; }
 
@@ -42,10 +48,12 @@ public:
         return w.distinct_arrays ? kElementwiseItems : 1;
     }
     std::string reduction_wrapper(const ReductionWrapper &w) const override {
-        return opencl::reduction_wrapper(dialect(), w);
+        return layout_ == Layout::Gpu ? gpu_reduction_wrapper(dialect(), w)
+                                      : opencl::reduction_wrapper(dialect(), w);
     }
     std::string scan_wrapper(const ScanWrapper &w) const override {
-        return opencl::scan_wrapper(dialect(), w);
+        return layout_ == Layout::Gpu ? gpu_scan_wrapper(dialect(), w)
+                                      : opencl::scan_wrapper(dialect(), w);
     }
     std::vector<std::string> entry_points(const std::string &primitive) const override {
         if (primitive == "reduction") return {kReduceGroupsEntry, kReduceFinalEntry};
@@ -66,6 +74,7 @@ public:
 
     void run_reduction(Backend &backend, const CompiledKernel &k, int64_t n,
                        std::span<const KernelArg> args, const Buffer &result) const override {
+        if (layout_ == Layout::Gpu) return run_gpu_reduction(backend, k, n, args, result);
         OpenCLBackend &b = as_opencl(backend);
         const size_t elem = result.bytes; // one element of the accumulator type
         const size_t w1 = group_size(b, k.entries[0]), w2 = group_size(b, k.entries[1]);
@@ -96,6 +105,7 @@ public:
     void run_scan(Backend &backend, const CompiledKernel &k, int64_t n,
                   std::span<const KernelArg> args) const override {
         if (n <= 0) return;
+        if (layout_ == Layout::Gpu) return run_gpu_scan(backend, k, n, args);
         OpenCLBackend &b = as_opencl(backend);
         // The accumulator's size is not passed in; room for the widest (8 bytes) fits every
         // dtype, in local memory too (the kernels index by their own type).
@@ -126,13 +136,63 @@ public:
                        LaunchDims::linear(static_cast<int64_t>(wg), static_cast<int64_t>(wg)), mid);
         backend.launch(k.entries[2], LaunchDims::linear(global, local), down);
     }
+
+private:
+    Layout layout_;
+
+    // GPU layout: G groups of kGpuGroupSize over the tiles (gpu_wrappers.h), then one group
+    // over the G group results.
+    void run_gpu_reduction(Backend &backend, const CompiledKernel &k, int64_t n,
+                           std::span<const KernelArg> args, const Buffer &result) const {
+        OpenCLBackend &b = as_opencl(backend);
+        const size_t elem = result.bytes;
+        const int64_t groups = n > 0 ? gpu_group_count(b, n) : 0;
+        const size_t w2 = group_size(b, k.entries[1]);
+        Scratch gv(backend, static_cast<size_t>(groups) * elem);
+        Scratch gf(backend, static_cast<size_t>(groups));
+        if (n > 0) {
+            std::vector<KernelArg> all = with_user_args(args);
+            all.push_back(KernelArg::of(n));
+            all.push_back(KernelArg::of(gv.buffer));
+            all.push_back(KernelArg::of(gf.buffer));
+            backend.launch(k.entries[0], gpu_dims(groups), all);
+        }
+        const KernelArg final_args[] = {
+            KernelArg::of(groups),       KernelArg::of(gv.buffer),
+            KernelArg::of(gf.buffer),    KernelArg::local_memory(w2 * elem),
+            KernelArg::local_memory(w2), KernelArg::of(result)};
+        backend.launch(k.entries[1],
+                       LaunchDims::linear(static_cast<int64_t>(w2), static_cast<int64_t>(w2)),
+                       final_args);
+    }
+
+    void run_gpu_scan(Backend &backend, const CompiledKernel &k, int64_t n,
+                      std::span<const KernelArg> args) const {
+        OpenCLBackend &b = as_opencl(backend);
+        const size_t elem = kWidestScalar;
+        const int64_t groups = gpu_group_count(b, n);
+        const size_t wg = group_size(b, k.entries[1]);
+        Scratch gv(backend, (static_cast<size_t>(groups) + 1) * elem),
+            gf(backend, static_cast<size_t>(groups) + 1);
+        std::vector<KernelArg> all = with_user_args(args);
+        all.push_back(KernelArg::of(n));
+        all.push_back(KernelArg::of(gv.buffer));
+        all.push_back(KernelArg::of(gf.buffer));
+        backend.launch(k.entries[0], gpu_dims(groups), all);
+        const KernelArg mid[] = {KernelArg::of(groups), KernelArg::of(gv.buffer),
+                                 KernelArg::of(gf.buffer), KernelArg::local_memory(wg * elem),
+                                 KernelArg::local_memory(wg)};
+        backend.launch(k.entries[1],
+                       LaunchDims::linear(static_cast<int64_t>(wg), static_cast<int64_t>(wg)), mid);
+        backend.launch(k.entries[2], gpu_dims(groups), all);
+    }
 };
 
 } // namespace
 
-const PrimitiveTarget &opencl_target() {
-    static const OpenCLTarget target;
-    return target;
+const PrimitiveTarget &opencl_target(Layout layout) {
+    static const OpenCLTarget cpu(Layout::Cpu), gpu(Layout::Gpu);
+    return layout == Layout::Gpu ? gpu : cpu;
 }
 
 } // namespace smelt::primitives::opencl

@@ -14,11 +14,9 @@
 // Fixed NDRanges (opencl_target.cpp) make the result deterministic for a device.
 #include "codegen/c_like.h"
 #include "primitives/call_spelling.h"
-#include "primitives/opencl/wrappers.h"
+#include "primitives/opencl/gpu_wrappers.h"
 
 namespace smelt::primitives::opencl {
-
-namespace {
 
 // The in-order tree over smelt_lv/lf; the result lands in element 0.
 std::string local_tree(const std::string &indent) {
@@ -36,6 +34,8 @@ std::string local_tree(const std::string &indent) {
     out += i + "}\n";
     return out;
 }
+
+namespace {
 
 // Folds [smelt_lo, smelt_hi) of ITEM into smelt_acc/smelt_has, then the tree.
 std::string fold_chunk(const std::string &T, const std::string &item, const std::string &combine) {
@@ -58,6 +58,34 @@ std::string fold_chunk(const std::string &T, const std::string &item, const std:
 }
 
 } // namespace
+
+std::string reduce_final_kernel(const codegen::Dialect &d, const std::string &T,
+                                const std::string &neutral) {
+    const std::string scratch = "__global " + T + " *smelt_gv, __global uchar *smelt_gf, __local " +
+                                T + " *smelt_lv, __local uchar *smelt_lf";
+    std::string out;
+    out += d.entry_qualifier + " void " + kReduceFinalEntry + "(long smelt_n, " + scratch +
+           ", __global " + T + " *smelt_out) {\n";
+    out += "    const " + T + " smelt_neutral = " + neutral + ";\n";
+    out += work_item_chunk("    ");
+    // Group results without a value fold as values here; the flags keep them out.
+    out += "    const uint smelt_l = (uint)get_local_id(0);\n";
+    out += "    " + T + " smelt_acc = smelt_neutral;\n";
+    out += "    uchar smelt_has = 0;\n";
+    out += "    for (long smelt_i = smelt_lo; smelt_i < smelt_hi; ++smelt_i) {\n";
+    out += "        smelt_acc = smelt_join(smelt_acc, smelt_has, smelt_gv[smelt_i], "
+           "smelt_gf[smelt_i]);\n";
+    out += "        smelt_has = smelt_join_flags(smelt_has, smelt_gf[smelt_i]);\n";
+    out += "    }\n";
+    out += "    smelt_lv[smelt_l] = smelt_acc;\n";
+    out += "    smelt_lf[smelt_l] = smelt_has;\n";
+    out += "    barrier(CLK_LOCAL_MEM_FENCE);\n";
+    out += local_tree("    ");
+    out +=
+        "    if (smelt_l == 0) smelt_out[0] = (smelt_lf[0] & 2) ? smelt_lv[0] : smelt_neutral;\n";
+    out += "}\n";
+    return out;
+}
 
 std::string reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper &w) {
     CallVars vars;
@@ -90,26 +118,7 @@ std::string reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper 
     out += "    }\n";
     out += "}\n\n";
 
-    out += d.entry_qualifier + " void " + kReduceFinalEntry + "(long smelt_n, " + scratch +
-           ", __global " + T + " *smelt_out) {\n";
-    out += "    const " + T + " smelt_neutral = " + neutral + ";\n";
-    out += work_item_chunk("    ");
-    // Group results without a value fold as values here; the flags keep them out.
-    out += "    const uint smelt_l = (uint)get_local_id(0);\n";
-    out += "    " + T + " smelt_acc = smelt_neutral;\n";
-    out += "    uchar smelt_has = 0;\n";
-    out += "    for (long smelt_i = smelt_lo; smelt_i < smelt_hi; ++smelt_i) {\n";
-    out += "        smelt_acc = smelt_join(smelt_acc, smelt_has, smelt_gv[smelt_i], "
-           "smelt_gf[smelt_i]);\n";
-    out += "        smelt_has = smelt_join_flags(smelt_has, smelt_gf[smelt_i]);\n";
-    out += "    }\n";
-    out += "    smelt_lv[smelt_l] = smelt_acc;\n";
-    out += "    smelt_lf[smelt_l] = smelt_has;\n";
-    out += "    barrier(CLK_LOCAL_MEM_FENCE);\n";
-    out += local_tree("    ");
-    out +=
-        "    if (smelt_l == 0) smelt_out[0] = (smelt_lf[0] & 2) ? smelt_lv[0] : smelt_neutral;\n";
-    out += "}\n";
+    out += reduce_final_kernel(d, T, neutral);
     return out;
 }
 
