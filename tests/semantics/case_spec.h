@@ -1,6 +1,6 @@
 // The input description at the top of a semantics case file (the format is documented in
 // tests/semantics/case_spec.py, its Python twin):
-//     # smelt-test: kernel=k n=101
+//     # smelt-test: kernel=k n=101 [rejected_on=BACKEND]...
 //     # smelt-arg: NAME DTYPE GENERATOR [ARGS...] [nonzero] [size=M|Kn] [rtol=X]
 // and the deterministic inputs made from it.
 #pragma once
@@ -45,6 +45,9 @@ struct CaseSpec {
     std::string name; // file stem
     std::string kernel;
     size_t n = 0;
+    // Backends on which the language rejects the case (LANGUAGE.md: recursion on OpenCL): there
+    // the engine must report a located CompileError instead of running it. `rejected_on=opencl`.
+    std::vector<std::string> rejected_on;
     std::vector<ArgSpec> args;
 };
 
@@ -90,6 +93,8 @@ inline CaseSpec parse_case_spec(const std::string &path) {
                     spec.kernel = value;
                 else if (key == "n")
                     spec.n = std::stoull(value);
+                else if (key == "rejected_on")
+                    spec.rejected_on.push_back(value);
                 else
                     throw std::runtime_error(where + "unknown smelt-test key '" + key + "'");
             }

@@ -29,6 +29,8 @@ def k(i, x, y, out, fout):
     out[3 * i + 2] = 1 if x[i] >= y[i] >= -inf else 0
     fout[5 * i] = x[i] % y[i] if y[i] != 0 else 0.0
     fout[5 * i + 1] = x[i] // y[i] if y[i] != 0 else 0.0
-    fout[5 * i + 2] = copysign(1.0, x[i] % y[i]) if y[i] != 0 else 0.0
+    # The sign of a NaN made by an invalid operation (inf % y) is unspecified by IEEE 754 (x86
+    # sets it, PoCL does not): only the signs of numbers are compared.
+    fout[5 * i + 2] = copysign(1.0, x[i] % y[i]) if y[i] != 0 and isfinite(x[i]) else 0.0
     fout[5 * i + 3] = x[i] * 0.0 + inf - inf if i % 2 == 0 else nan
     fout[5 * i + 4] = fmod(x[i], y[i]) if isfinite(x[i]) else -1.0

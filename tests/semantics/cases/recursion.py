@@ -24,7 +24,7 @@ def fib(n):
     return fib(n - 1) + fib(n - 2)
 
 
-# smelt-test: kernel=k n=60
+# smelt-test: kernel=k n=60 rejected_on=opencl
 # smelt-arg: a int32 ints -5000 5000
 # smelt-arg: b int32 ints -300 300
 # smelt-arg: out int64 zeros size=3n
