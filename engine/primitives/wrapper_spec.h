@@ -36,6 +36,18 @@ struct Call {
 struct CallVars {
     std::string index, n, item, prev_item, last_item;
     std::vector<std::string> params; // one per EntryParam
+
+    // The names every backend's Scan wrapper uses: smelt_i, smelt_n, smelt_item, smelt_prev,
+    // smelt_last.
+    static CallVars for_scan() {
+        CallVars v;
+        v.index = "smelt_i";
+        v.n = "smelt_n";
+        v.item = "smelt_item";
+        v.prev_item = "smelt_prev";
+        v.last_item = "smelt_last";
+        return v;
+    }
 };
 
 // f(i, params...) for i in [0, n).

@@ -16,12 +16,7 @@ const std::string WARPS = std::to_string(kScanBlock / 32);
 } // namespace
 
 ScanText scan_text(const codegen::Dialect &d, const ScanWrapper &w) {
-    CallVars vars;
-    vars.index = "smelt_i";
-    vars.n = "smelt_n";
-    vars.item = "smelt_item";
-    vars.prev_item = "smelt_prev";
-    vars.last_item = "smelt_last";
+    CallVars vars = CallVars::for_scan();
     const Type acc_type = Type::scalar(w.dtype);
     ScanText s;
     s.T = codegen::type_name(d, acc_type);

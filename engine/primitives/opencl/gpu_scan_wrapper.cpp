@@ -23,12 +23,7 @@
 namespace smelt::primitives::opencl {
 
 std::string gpu_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
-    CallVars vars;
-    vars.index = "smelt_i";
-    vars.n = "smelt_n";
-    vars.item = "smelt_item";
-    vars.prev_item = "smelt_prev";
-    vars.last_item = "smelt_last";
+    CallVars vars = CallVars::for_scan();
     const Type acc_type = Type::scalar(w.dtype);
     const std::string T = codegen::type_name(d, acc_type);
     const std::string combine = "(" + T + ")" + w.ops.combine;
