@@ -10,6 +10,9 @@
 //   build/bench/smelt_opencl_bench --benchmark_out=ocl.json --benchmark_out_format=json
 //   SMELT_BENCH_MAX_LOG2N=20 build/bench/smelt_opencl_bench     (cap n, e.g. for PoCL)
 //   SMELT_OPENCL_DEVICE=1 ...                                     (choose the device)
+// On a CPU device (PoCL), or with SMELT_BENCH_CPU_REFERENCE=1, each case also runs on Smelt's own
+// CPU backend in the same process and reports cpu_GBps and ratio_to_cpu (OpenCL / CPU speed; for
+// the sort, cpu_Mkeys_per_s and ratio_to_cpu).
 // Without an OpenCL device it says so and exits 0.
 #include "array/array_ops.h"
 #include "backends/opencl/opencl_backend.h"
@@ -22,6 +25,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -34,6 +39,7 @@ using smelt::Array;
 using smelt::DType;
 
 smelt::Backend *g_backend = nullptr;
+smelt::Backend *g_cpu = nullptr; // the CPU backend, when it is measured as the reference
 
 const char *kKernels = R"(from math import sin
 
@@ -56,13 +62,23 @@ smelt::Options options() {
     return smelt::Options{"opencl"};
 }
 
-template <class T> Array random_array(size_t n, unsigned seed) {
+template <class T> Array random_array(size_t n, unsigned seed, smelt::Backend *on = g_backend) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> dist(-1, 1);
     std::vector<T> v(n);
     for (auto &x : v)
         x = static_cast<T>(dist(rng));
-    return Array::from_vector(v, g_backend);
+    return Array::from_vector(v, on);
+}
+
+// Seconds per call of `op` on the CPU backend: a warm-up call, then the mean of `reps` calls.
+template <class Op> double cpu_seconds(Op &&op, int64_t reps) {
+    op();
+    auto t0 = Clock::now();
+    for (int64_t k = 0; k < reps; ++k)
+        op();
+    g_cpu->synchronize();
+    return std::chrono::duration<double>(Clock::now() - t0).count() / double(reps);
 }
 
 // Bandwidth of clEnqueueCopyBuffer moving `bytes` (read + write counted), best of a few runs.
@@ -90,9 +106,11 @@ template <class T> bool lacks_type(benchmark::State &state) {
     return true;
 }
 
-// Runs `op` per iteration with a synchronize, and sets the bandwidth counters.
+// Runs `op` per iteration with a synchronize, and sets the bandwidth counters; with a
+// `cpu_op` (the same primitive on the CPU backend), also the ratio to it.
 template <class Op>
-void timed(benchmark::State &state, double bytes_moved, size_t copy_bytes, Op &&op) {
+void timed(benchmark::State &state, double bytes_moved, size_t copy_bytes, Op &&op,
+           const std::function<void()> &cpu_op = {}) {
     op(); // compile and warm up
     g_backend->synchronize();
     double total = 0;
@@ -109,7 +127,17 @@ void timed(benchmark::State &state, double bytes_moved, size_t copy_bytes, Op &&
     state.counters["GBps"] = gbps;
     state.counters["copy_GBps"] = copy;
     state.counters["ratio"] = gbps / copy;
+    if (cpu_op) {
+        const double cpu_gbps =
+            bytes_moved / cpu_seconds(cpu_op, std::max<int64_t>(3, state.iterations() / 4)) / 1e9;
+        state.counters["cpu_GBps"] = cpu_gbps;
+        state.counters["ratio_to_cpu"] = gbps / cpu_gbps;
+    }
     state.SetBytesProcessed(int64_t(bytes_moved) * state.iterations());
+}
+
+smelt::Options cpu_options() {
+    return smelt::Options{"cpu"};
 }
 
 template <class T> void bm_elementwise(benchmark::State &state) {
@@ -118,7 +146,21 @@ template <class T> void bm_elementwise(benchmark::State &state) {
     Array x = random_array<T>(n, 1), y = smelt::zeros(n, smelt::dtype_of<T>(), g_backend);
     smelt::Elementwise ew(program(), "axpb", options());
     const double bytes = 2.0 * double(n * sizeof(T));
-    timed(state, bytes, n * sizeof(T), [&] { ew({x, y, T(1.5), T(0.25)}); });
+    Array cx, cy;
+    std::optional<smelt::Elementwise> cew;
+    std::function<void()> cpu_op;
+    if (g_cpu) {
+        cx = random_array<T>(n, 1, g_cpu);
+        cy = smelt::zeros(n, smelt::dtype_of<T>(), g_cpu);
+        cew.emplace(program(), "axpb", cpu_options());
+        cpu_op = [&] { (*cew)({cx, cy, T(1.5), T(0.25)}); };
+    }
+    timed(
+        state, bytes, n * sizeof(T),
+        [&] {
+            ew({x, y, T(1.5), T(0.25)});
+        },
+        cpu_op);
 }
 
 template <class T> void bm_reduction(benchmark::State &state) {
@@ -127,10 +169,19 @@ template <class T> void bm_reduction(benchmark::State &state) {
     Array x = random_array<T>(n, 2);
     smelt::Reduction sum(nullptr, "a+b", "", smelt::dtype_of<T>(), "0", options());
     T result = 0;
+    Array cx;
+    std::optional<smelt::Reduction> csum;
+    std::function<void()> cpu_op;
+    if (g_cpu) {
+        cx = random_array<T>(n, 2, g_cpu);
+        csum.emplace(nullptr, "a+b", "", smelt::dtype_of<T>(), "0", cpu_options());
+        cpu_op = [&] { result = (*csum)({cx}).template as<T>(); };
+    }
     // A copy of n elements reads n and writes n: compare with the copy of half the bytes so
     // both read n * sizeof(T).
-    timed(state, double(n * sizeof(T)), n * sizeof(T) / 2,
-          [&] { result = sum({x}).template as<T>(); });
+    timed(
+        state, double(n * sizeof(T)), n * sizeof(T) / 2,
+        [&] { result = sum({x}).template as<T>(); }, cpu_op);
     benchmark::DoNotOptimize(result);
 }
 
@@ -140,7 +191,22 @@ template <class T> void bm_scan(benchmark::State &state) {
     Array x = random_array<T>(n, 3), y = smelt::zeros(n, smelt::dtype_of<T>(), g_backend);
     smelt::Scan scan(program(), "ident", "store_item", "a+b", smelt::dtype_of<T>(), "0", "",
                      options());
-    timed(state, 2.0 * double(n * sizeof(T)), n * sizeof(T), [&] { scan({{"x", x}, {"y", y}}); });
+    Array cx, cy;
+    std::optional<smelt::Scan> cscan;
+    std::function<void()> cpu_op;
+    if (g_cpu) {
+        cx = random_array<T>(n, 3, g_cpu);
+        cy = smelt::zeros(n, smelt::dtype_of<T>(), g_cpu);
+        cscan.emplace(program(), "ident", "store_item", "a+b", smelt::dtype_of<T>(), "0", "",
+                      cpu_options());
+        cpu_op = [&] { (*cscan)({{"x", cx}, {"y", cy}}); };
+    }
+    timed(
+        state, 2.0 * double(n * sizeof(T)), n * sizeof(T),
+        [&] {
+            scan({{"x", x}, {"y", y}});
+        },
+        cpu_op);
 }
 
 void bm_radix_sort_kv(benchmark::State &state) {
@@ -171,6 +237,25 @@ void bm_radix_sort_kv(benchmark::State &state) {
         total += s;
     }
     state.counters["Mkeys_per_s"] = double(n) * double(state.iterations()) / total / 1e6;
+    if (g_cpu) {
+        // The same sort on the CPU backend; the copies that restore its input are not timed.
+        Array ck0 = Array::from_vector(k, g_cpu), ck(DType::Int32, n, g_cpu);
+        Array cv0 = smelt::arange(int64_t(n), DType::Int32, g_cpu), cv(DType::Int32, n, g_cpu);
+        double cpu_total = 0;
+        const int reps = 3;
+        for (int r = 0; r <= reps; ++r) {
+            g_cpu->copy(ck.buffer(), 0, ck0.buffer(), 0, n * 4);
+            g_cpu->copy(cv.buffer(), 0, cv0.buffer(), 0, n * 4);
+            g_cpu->synchronize();
+            auto t0 = Clock::now();
+            smelt::sort_by_key(ck, &cv);
+            g_cpu->synchronize();
+            if (r > 0) cpu_total += std::chrono::duration<double>(Clock::now() - t0).count();
+        }
+        const double cpu_mkeys = double(n) * reps / cpu_total / 1e6;
+        state.counters["cpu_Mkeys_per_s"] = cpu_mkeys;
+        state.counters["ratio_to_cpu"] = state.counters["Mkeys_per_s"] / cpu_mkeys;
+    }
     state.SetItemsProcessed(int64_t(n) * state.iterations());
 }
 
@@ -201,6 +286,12 @@ int main(int argc, char **argv) {
     }
     for (const auto &d : g_backend->devices())
         std::fprintf(stderr, "OpenCL device: %s (%s)\n", d.name.c_str(), d.detail.c_str());
+    auto *ocl = dynamic_cast<smelt::opencl::OpenCLBackend *>(g_backend);
+    const char *want_cpu = std::getenv("SMELT_BENCH_CPU_REFERENCE");
+    if ((ocl && !ocl->device().summary.is_gpu) || (want_cpu && *want_cpu == '1')) {
+        g_cpu = &smelt::get_backend("cpu");
+        std::fprintf(stderr, "reference: Smelt's CPU backend in the same run\n");
+    }
     const int cap = max_log2n();
     add("elementwise/f32", bm_elementwise<float>, {20, 24, 27});
     add("elementwise/f64", bm_elementwise<double>, {20, 24, 27});
