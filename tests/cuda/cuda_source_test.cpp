@@ -8,6 +8,8 @@
 
 #ifdef SMELT_HAVE_CUDA
 #include "backends/cuda/nvrtc_compiler.h"
+#include "codegen/dialect.h"
+#include "codegen/prelude.h"
 #endif
 
 #include <gtest/gtest.h>
@@ -254,6 +256,27 @@ TEST(CudaNvrtc, ReductionUnitsCompileForSm90WithoutADevice) {
     EXPECT_NE(ptx.find(".entry smelt_reduce_final"), std::string::npos);
     EXPECT_NE(ptx.find("shfl.sync.down"), std::string::npos); // warp shuffles, not volatile tricks
     EXPECT_NE(ptx.find("bar.sync"), std::string::npos);
+}
+
+// ptxas of CUDA 13.0 fuses min(min(x, -y), z) on 32-bit integers into one VIMNMX3 and drops the
+// negation (seen on the H100; tests/semantics/cases/min_max_abs.py). The prelude therefore spells
+// integer min/max of <= 32 bits as inline compare-and-select, so no min.s32/max.s32 reaches ptxas.
+TEST(CudaNvrtc, IntegerMinMaxReachPtxasAsCompareAndSelect) {
+    const std::string unit = codegen::prelude(codegen::cuda_dialect()) + R"(
+extern "C" __global__ void t(const int32_t *a, const int32_t *b, int32_t *o, int64_t *w) {
+    const int i = threadIdx.x;
+    o[2 * i] = smelt_min_i32(smelt_min_i32(smelt_mul_i32(a[i], 2), smelt_neg_i32(b[i])), 0);
+    o[2 * i + 1] = smelt_max_i32(smelt_max_i32(a[i], smelt_neg_i32(b[i])), 0);
+    w[i] = smelt_min_i64(smelt_min_i64((int64_t)a[i], smelt_neg_i64((int64_t)b[i])), 0);
+}
+)";
+    const std::string ptx = ptx_of(unit);
+    EXPECT_EQ(ptx.find("min.s32"), std::string::npos) << ptx;
+    EXPECT_EQ(ptx.find("max.s32"), std::string::npos) << ptx;
+    EXPECT_NE(ptx.find("selp.b32"), std::string::npos) << ptx;
+    // 64-bit integers are not affected and keep the min instruction.
+    EXPECT_NE(ptx.find("min.s64"), std::string::npos) << ptx;
+    expect_cubin("min/max of int32 and int64", unit);
 }
 
 TEST(CudaNvrtc, ScanUnitsCompileForSm90WithoutADevice) {
