@@ -30,6 +30,31 @@ ScanText scan_text(const codegen::Dialect &d, const ScanWrapper &w) {
     return s;
 }
 
+std::string warp_inclusive_scan(const std::string &T, const std::string &indent) {
+    const std::string &i = indent;
+    std::string out;
+    out += i + "for (unsigned smelt_d = 1; smelt_d < 32; smelt_d <<= 1) {\n";
+    out += i + "    const " + T + " smelt_ov = smelt_shfl_up_acc(smelt_lv, smelt_d);\n";
+    out += i + "    const int smelt_of = __shfl_up_sync(0xffffffffu, smelt_lf, smelt_d);\n";
+    out += i + "    if (smelt_lane >= (int)smelt_d) {\n";
+    out += i + "        if (!smelt_lf) smelt_lv = smelt_combine_acc(smelt_ov, smelt_lv);\n";
+    out += i + "        smelt_lf |= smelt_of;\n";
+    out += i + "    }\n";
+    out += i + "}\n";
+    return out;
+}
+
+std::string lane_start_value(const std::string &T, const std::string &indent) {
+    const std::string &i = indent;
+    std::string out;
+    out += i + "const " + T + " smelt_ev = smelt_shfl_up_acc(smelt_lv, 1);\n";
+    out += i + "const int smelt_ef = __shfl_up_sync(0xffffffffu, smelt_lf, 1);\n";
+    out += i + T +
+           " smelt_run = smelt_lane == 0 ? smelt_pv : smelt_seg_fold(smelt_pv, smelt_ev, "
+           "smelt_ef);\n";
+    return out;
+}
+
 std::string tile_flag(const ScanText &s, const std::string &j) {
     if (s.segmented) return "smelt_s_flag[smelt_warp][" + j + "]";
     return "(smelt_wbase + " + j + " == 0)";
@@ -95,14 +120,7 @@ std::string tile_scan(const ScanText &s) {
     out += "                smelt_lf |= smelt_f;\n";
     out += "            }\n";
     out += "        }\n";
-    out += "        for (unsigned smelt_d = 1; smelt_d < 32; smelt_d <<= 1) {\n";
-    out += "            const " + T + " smelt_ov = smelt_shfl_up_acc(smelt_lv, smelt_d);\n";
-    out += "            const int smelt_of = __shfl_up_sync(0xffffffffu, smelt_lf, smelt_d);\n";
-    out += "            if (smelt_lane >= (int)smelt_d) {\n";
-    out += "                if (!smelt_lf) smelt_lv = smelt_combine_acc(smelt_ov, smelt_lv);\n";
-    out += "                smelt_lf |= smelt_of;\n";
-    out += "            }\n";
-    out += "        }\n";
+    out += warp_inclusive_scan(T, "        ");
     out += "        if (smelt_lanes > 0) { /* warp-uniform */\n";
     out +=
         "            const " + T + " smelt_tv = smelt_shfl_idx_acc(smelt_lv, smelt_lanes - 1);\n";
@@ -130,11 +148,7 @@ std::string tile_output(const ScanText &s, const std::string &after_prefix) {
            "smelt_s_wf[smelt_w]);\n";
     out += after_prefix;
     // The value before this lane's first item, then the lane's items in order.
-    out += "        const " + T + " smelt_ev = smelt_shfl_up_acc(smelt_lv, 1);\n";
-    out += "        const int smelt_ef = __shfl_up_sync(0xffffffffu, smelt_lf, 1);\n";
-    out += "        " + T +
-           " smelt_run = smelt_lane == 0 ? smelt_pv : smelt_seg_fold(smelt_pv, "
-           "smelt_ev, smelt_ef);\n";
+    out += lane_start_value(T, "        ");
     out += "#pragma unroll\n";
     out += "        for (int smelt_k = 0; smelt_k < " + K + "; ++smelt_k) {\n";
     out += "            if (smelt_k < smelt_cnt) {\n";

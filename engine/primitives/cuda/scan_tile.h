@@ -41,6 +41,14 @@ std::string tile_flag(const ScanText &s, const std::string &j);
 
 ScanText scan_text(const codegen::Dialect &d, const ScanWrapper &w);
 
+// The ordered inclusive warp scan of each lane's (smelt_lf, smelt_lv) by shuffles up (lower
+// lanes on the left), in place; `indent` is the text's indentation.
+std::string warp_inclusive_scan(const std::string &T, const std::string &indent);
+
+// smelt_run: the value before this lane's first item, from smelt_pv (the value before the
+// warp's first item) and the lane to the left's inclusive (smelt_lf, smelt_lv).
+std::string lane_start_value(const std::string &T, const std::string &indent);
+
 // smelt_shfl_*_acc, smelt_combine_acc, smelt_neutral_acc and smelt_seg_fold(a, b, fb).
 std::string scan_helpers(const codegen::Dialect &d, const ScanWrapper &w, const std::string &T);
 

@@ -86,14 +86,7 @@ std::string scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
            "smelt_combine_acc(smelt_lv, smelt_agg_v[smelt_b]);\n";
     out += "        smelt_lf |= smelt_f;\n";
     out += "    }\n";
-    out += "    for (unsigned smelt_d = 1; smelt_d < 32; smelt_d <<= 1) {\n";
-    out += "        const " + T + " smelt_ov = smelt_shfl_up_acc(smelt_lv, smelt_d);\n";
-    out += "        const int smelt_of = __shfl_up_sync(0xffffffffu, smelt_lf, smelt_d);\n";
-    out += "        if (smelt_lane >= (int)smelt_d) {\n";
-    out += "            if (!smelt_lf) smelt_lv = smelt_combine_acc(smelt_ov, smelt_lv);\n";
-    out += "            smelt_lf |= smelt_of;\n";
-    out += "        }\n";
-    out += "    }\n";
+    out += warp_inclusive_scan(T, "    ");
     out += "    const int64_t smelt_threads = (smelt_count + smelt_per - 1) / smelt_per;\n";
     out += "    int smelt_lanes = (int)(smelt_threads - (int64_t)smelt_warp * 32);\n";
     out += "    if (smelt_lanes > 32) smelt_lanes = 32;\n";
@@ -120,11 +113,7 @@ std::string scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
            "smelt_s_wf[smelt_w]);\n";
     out += "        *smelt_last_out = smelt_total;\n";
     out += "    }\n";
-    out += "    const " + T + " smelt_ev = smelt_shfl_up_acc(smelt_lv, 1);\n";
-    out += "    const int smelt_ef = __shfl_up_sync(0xffffffffu, smelt_lf, 1);\n";
-    out += "    " + T +
-           " smelt_run = smelt_lane == 0 ? smelt_pv : smelt_seg_fold(smelt_pv, "
-           "smelt_ev, smelt_ef);\n";
+    out += lane_start_value(T, "    ");
     out += "    for (int64_t smelt_b = smelt_lo; smelt_b < smelt_hi; ++smelt_b) {\n";
     out += "        smelt_carry_v[smelt_b] = smelt_run;\n";
     out += "        smelt_run = smelt_seg_fold(smelt_run, smelt_agg_v[smelt_b], "
