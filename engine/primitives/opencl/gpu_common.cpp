@@ -139,4 +139,27 @@ std::string gpu_fold(const std::string &T, size_t items, const std::string &comb
     return out;
 }
 
+std::string gpu_group_total(const std::string &T, size_t items, const std::string &combine,
+                            const std::string &value, const std::string &load_start,
+                            const std::string &fold_start) {
+    std::string out;
+    out += "    " + T + " smelt_carry = smelt_neutral;\n";
+    out += "    uchar smelt_cf = 0;\n";
+    out += gpu_tile_loop(T, items, value, load_start);
+    out += gpu_fold(T, items, combine, fold_start);
+    out += local_tree("        ");
+    out += "        if (smelt_l == 0) {\n";
+    out +=
+        "            smelt_carry = smelt_join(smelt_carry, smelt_cf, smelt_lv[0], smelt_lf[0]);\n";
+    out += "            smelt_cf = smelt_join_flags(smelt_cf, smelt_lf[0]);\n";
+    out += "        }\n";
+    out += "    }\n";
+    out += "    if (smelt_l == 0) {\n";
+    out += "        smelt_gv[get_group_id(0)] = smelt_carry;\n";
+    out += "        smelt_gf[get_group_id(0)] = smelt_cf;\n";
+    out += "    }\n";
+    out += "}\n\n";
+    return out;
+}
+
 } // namespace smelt::primitives::opencl

@@ -59,22 +59,7 @@ std::string gpu_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
     spell();
     out += "    const " + T + " smelt_neutral = " + neutral + ";\n";
     out += gpu_tile_setup(T, K, w.segment.has_value());
-    out += "    " + T + " smelt_carry = smelt_neutral;\n";
-    out += "    uchar smelt_cf = 0;\n";
-    out += gpu_tile_loop(T, K, input, segment_load);
-    out += gpu_fold(T, K, combine, start);
-    out += local_tree("        ");
-    out += "        if (smelt_l == 0) {\n";
-    out +=
-        "            smelt_carry = smelt_join(smelt_carry, smelt_cf, smelt_lv[0], smelt_lf[0]);\n";
-    out += "            smelt_cf = smelt_join_flags(smelt_cf, smelt_lf[0]);\n";
-    out += "        }\n";
-    out += "    }\n";
-    out += "    if (smelt_l == 0) {\n";
-    out += "        smelt_gv[get_group_id(0)] = smelt_carry;\n";
-    out += "        smelt_gf[get_group_id(0)] = smelt_cf;\n";
-    out += "    }\n";
-    out += "}\n\n";
+    out += gpu_group_total(T, K, combine, input, segment_load, start);
 
     out += scan_groups_kernel(d, T, neutral) + "\n";
 

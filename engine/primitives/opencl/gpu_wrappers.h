@@ -65,6 +65,13 @@ std::string gpu_fold(const std::string &T, size_t items, const std::string &comb
                      const std::string &start);
 // The in-order tree over smelt_lv/lf[0, local size) (reduction_wrapper.cpp): result in [0].
 std::string local_tree(const std::string &indent);
+// The rest of a kernel whose group folds its whole run of tiles into one pair (Reduction's
+// groups, Scan's up-sweep): per tile gpu_tile_loop(VALUE, LOAD_START), gpu_fold(FOLD_START),
+// the tree, the tile's total joined onto the group's carry; then the carry stored at
+// smelt_gv/gf[group] and the kernel closed.
+std::string gpu_group_total(const std::string &T, size_t items, const std::string &combine,
+                            const std::string &value, const std::string &load_start,
+                            const std::string &fold_start);
 
 std::string gpu_reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper &w);
 std::string gpu_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w);
