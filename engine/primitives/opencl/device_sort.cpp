@@ -77,7 +77,7 @@ SortProgram sort_program(OpenCLBackend &b, DType key, size_t value_size, bool io
                              sort_defines(key, value_size, iota, wide_counts);
     ModuleSource src;
     src.source = "/* Device radix sort (primitives/opencl/device_sort.cpp). */\n" + defs +
-                 device_sort_source();
+                 device_sort_key_map() + device_sort_source();
     src.symbols = {"smelt_radix_count", "smelt_radix_scatter", "smelt_counts_up",
                    "smelt_counts_groups", "smelt_counts_down"};
     src.primitive = "radix_sort";

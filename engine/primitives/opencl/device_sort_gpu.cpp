@@ -53,7 +53,7 @@ GpuSortProgram gpu_sort_program(OpenCLBackend &b, DType key, size_t value_size, 
     defs += "#define BT " + std::string(unsigned_type(buffer_bytes)) + "\n";
     ModuleSource src;
     src.source = "/* Device radix sort, GPU layout (primitives/opencl/device_sort_gpu.cpp). */\n" +
-                 defs + device_sort_gpu_source();
+                 defs + device_sort_key_map() + device_sort_gpu_source();
     src.symbols = {"smelt_gsort_count", "smelt_gsort_spine", "smelt_gsort_scatter"};
     src.primitive = "radix_sort_gpu";
     src.signature = sort_signature(key, value_size, iota, wide_counts);

@@ -11,25 +11,11 @@ namespace smelt::primitives::opencl {
 
 const char *device_sort_gpu_source() {
     return R"CL(
-#define SMELT_SIGN ((KT)1 << (8 * sizeof(KT) - 1))
 #define W 256u
 #define TILE (W * ITEMS)
 /* Counter slots of the ranking: one spare every 32, so the raking reads of 16 consecutive
    counters per work-item fall in different banks. */
 #define CPAD(q) ((q) + ((q) >> 5))
-
-/* Order-preserving map of a key's bits to an unsigned integer (radix_keys.h). */
-static inline KT smelt_map(KT k) {
-#if KIND == 1
-    return k ^ SMELT_SIGN;
-#elif KIND == 2
-    if (k == SMELT_SIGN) k = 0; /* -0.0 sorts as +0.0 */
-    if ((k & ~SMELT_SIGN) > FLOAT_INF) return (KT)~(KT)0; /* NaNs last */
-    return (k & SMELT_SIGN) ? (KT)~k : (KT)(k | SMELT_SIGN);
-#else
-    return k;
-#endif
-}
 
 static inline uint smelt_digit(KT k, uint shift) {
     return (uint)(smelt_map(k) >> shift) & 255u;

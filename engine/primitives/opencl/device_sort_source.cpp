@@ -6,10 +6,9 @@
 
 namespace smelt::primitives::opencl {
 
-const char *device_sort_source() {
+const char *device_sort_key_map() {
     return R"CL(
 #define SMELT_SIGN ((KT)1 << (8 * sizeof(KT) - 1))
-
 /* Order-preserving map of a key's bits to an unsigned integer (radix_keys.h). */
 static inline KT smelt_map(KT k) {
 #if KIND == 1
@@ -22,7 +21,11 @@ static inline KT smelt_map(KT k) {
     return k;
 #endif
 }
+)CL";
+}
 
+const char *device_sort_source() {
+    return R"CL(
 /* This work-item's contiguous chunk [lo, hi) of [0, n): balanced, in global-id order. */
 #define SMELT_CHUNK(n)                                                                  \
     const long t = (long)get_global_id(0), nt = (long)get_global_size(0);               \
