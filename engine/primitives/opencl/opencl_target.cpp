@@ -77,7 +77,7 @@ public:
         if (layout_ == Layout::Gpu) return run_gpu_reduction(backend, k, n, args, result);
         OpenCLBackend &b = as_opencl(backend);
         const size_t elem = result.bytes; // one element of the accumulator type
-        const size_t w1 = group_size(b, k.entries[0]), w2 = group_size(b, k.entries[1]);
+        const size_t w1 = group_size(b, k.entries[0]);
         const int64_t groups = n > 0 ? group_count(n, static_cast<int64_t>(w1)) : 0;
         Scratch gv(backend, static_cast<size_t>(groups) * elem);
         Scratch gf(backend, static_cast<size_t>(groups));
@@ -93,13 +93,7 @@ public:
                 LaunchDims::linear(groups * static_cast<int64_t>(w1), static_cast<int64_t>(w1)),
                 all);
         }
-        const KernelArg final_args[] = {
-            KernelArg::of(groups),       KernelArg::of(gv.buffer),
-            KernelArg::of(gf.buffer),    KernelArg::local_memory(w2 * elem),
-            KernelArg::local_memory(w2), KernelArg::of(result)};
-        backend.launch(k.entries[1],
-                       LaunchDims::linear(static_cast<int64_t>(w2), static_cast<int64_t>(w2)),
-                       final_args);
+        launch_reduce_final(backend, k, groups, gv, gf, elem, result);
     }
 
     void run_scan(Backend &backend, const CompiledKernel &k, int64_t n,
@@ -140,6 +134,21 @@ public:
 private:
     Layout layout_;
 
+    // smelt_reduce_final (both layouts): one work-group folds the `groups` group results in
+    // gv/gf into `result`.
+    void launch_reduce_final(Backend &backend, const CompiledKernel &k, int64_t groups,
+                             const Scratch &gv, const Scratch &gf, size_t elem,
+                             const Buffer &result) const {
+        const size_t w2 = group_size(as_opencl(backend), k.entries[1]);
+        const KernelArg final_args[] = {
+            KernelArg::of(groups),       KernelArg::of(gv.buffer),
+            KernelArg::of(gf.buffer),    KernelArg::local_memory(w2 * elem),
+            KernelArg::local_memory(w2), KernelArg::of(result)};
+        backend.launch(k.entries[1],
+                       LaunchDims::linear(static_cast<int64_t>(w2), static_cast<int64_t>(w2)),
+                       final_args);
+    }
+
     // GPU layout: G groups of kGpuGroupSize over the tiles (gpu_wrappers.h), then one group
     // over the G group results.
     void run_gpu_reduction(Backend &backend, const CompiledKernel &k, int64_t n,
@@ -147,7 +156,6 @@ private:
         OpenCLBackend &b = as_opencl(backend);
         const size_t elem = result.bytes;
         const int64_t groups = n > 0 ? gpu_group_count(b, n) : 0;
-        const size_t w2 = group_size(b, k.entries[1]);
         Scratch gv(backend, static_cast<size_t>(groups) * elem);
         Scratch gf(backend, static_cast<size_t>(groups));
         if (n > 0) {
@@ -157,13 +165,7 @@ private:
             all.push_back(KernelArg::of(gf.buffer));
             backend.launch(k.entries[0], gpu_dims(groups), all);
         }
-        const KernelArg final_args[] = {
-            KernelArg::of(groups),       KernelArg::of(gv.buffer),
-            KernelArg::of(gf.buffer),    KernelArg::local_memory(w2 * elem),
-            KernelArg::local_memory(w2), KernelArg::of(result)};
-        backend.launch(k.entries[1],
-                       LaunchDims::linear(static_cast<int64_t>(w2), static_cast<int64_t>(w2)),
-                       final_args);
+        launch_reduce_final(backend, k, groups, gv, gf, elem, result);
     }
 
     void run_gpu_scan(Backend &backend, const CompiledKernel &k, int64_t n,
