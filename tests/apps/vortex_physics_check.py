@@ -142,45 +142,6 @@ def tiled_velocity(x, y, g, mode, tile, reverse=False):
 
 # ---- independent oracles (NumPy, not physics.py) ---------------------------------------------
 
-def np_velocity(x, y, g, mode):
-    """Velocities: direct sums (unbounded), complex cot (periodic point and Gaussian), Krasny's
-    periodic formula written out (periodic Krasny)."""
-    _, reg, delta, periodic, length = mode
-    dx = x[:, None] - x[None, :]
-    dy = y[:, None] - y[None, :]
-    n = len(x)
-    off = ~np.eye(n, dtype=bool)
-    if not periodic:
-        r2 = dx * dx + dy * dy
-        r2s = np.where(off, r2, 1.0)
-        if reg == P.POINT:
-            k = 1.0 / r2s
-        elif reg == P.KRASNY:
-            k = 1.0 / (r2s + delta ** 2)
-        else:
-            k = -np.expm1(-r2s / delta ** 2) / r2s
-        k = np.where(off, k, 0.0)
-        return (-(k * dy) @ g / (2 * np.pi), (k * dx) @ g / (2 * np.pi))
-    if reg == P.KRASNY:
-        a, b = 2 * np.pi * dx / length, 2 * np.pi * dy / length
-        den = np.cosh(b) - np.cos(a) + delta ** 2
-        return (-(np.sinh(b) / den) @ g / (2 * length), (np.sin(a) / den) @ g / (2 * length))
-    z = dx + 1j * dy
-    zs = np.where(off, z, 1.0)
-    w = np.where(off, 1.0 / (2j * length * np.tan(np.pi * zs / length)), 0.0)  # u - i v
-    u, v = (w.real @ g), (-w.imag @ g)
-    if reg == P.GAUSSIAN:
-        for m in range(-3, 4):
-            ddx = dx - length * np.round(dx / length) + m * length
-            r2 = ddx * ddx + dy * dy
-            mask = r2 > 0
-            e = np.where(mask, np.exp(-np.where(mask, r2, 1.0) / delta ** 2) /
-                         np.where(mask, r2, 1.0), 0.0)
-            u += (e * dy) @ g / (2 * np.pi)
-            v -= (e * ddx) @ g / (2 * np.pi)
-    return u, v
-
-
 GAUSS_60 = np.polynomial.legendre.leggauss(60)
 GAUSS_20 = np.polynomial.legendre.leggauss(20)
 
@@ -336,7 +297,7 @@ def check_velocity_numpy():
         if mode[3]:
             x = x * 2.0  # spans more than one period: the kernel must be periodic in x
         u, v = kernel_velocity(x, y, g, mode)
-        uo, vo = np_velocity(x, y, g, mode)
+        uo, vo = V.numpy_velocity(x, y, g, mode[1:])
         dx = x[:, None] - x[None, :]
         dy = y[:, None] - y[None, :]
         r = np.hypot(dx, dy) + np.eye(len(x))
@@ -710,6 +671,59 @@ def check_initial_states():
               list(g) == [1.5, -2.0, 0.25], "CSV initial state")
 
 
+def check_validation_scripts():
+    """The validation scripts on small CPython runs (--python) and on doctored H5MD files: PASS
+    (exit 0) on good data, FAIL (1) when an identity, invariant or the symmetry is broken, 2 for a
+    file they cannot use."""
+    import contextlib
+    import io
+
+    import h5py
+    import vortex_identities
+    import vortex_invariants
+    import vortex_sheet
+
+    def run(main, args):
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            rc = main(args)
+        return rc, out.getvalue()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out = run(vortex_identities.main, ["--python", "--n", "40", "--regularisation",
+                                               "gaussian", "--delta", "0.1"])
+        check(rc == 0 and "PASS" in out, "vortex_identities --python: " + out)
+        cfg_path = Path(tmp) / "tiny.yaml"
+        cfg_path.write_text((ROOT / "configs/ci/vortex_tiny.yaml").read_text().replace(
+            "n: 64", "n: 16").replace("dt: 0.05", "dt: 0.01"))
+        rc, out = run(vortex_invariants.main, ["--python", "--config", str(cfg_path), "--steps",
+                                               "10", "--out", tmp, "--plot", "none"])
+        check(rc == 0 and "PASS" in out, "vortex_invariants --python: " + out)
+        h5 = Path(tmp) / "vortex_tiny.h5"
+        rc, out = run(vortex_identities.main, ["--file", str(h5), "--frame", "-1"])
+        check(rc == 0, "vortex_identities --file on a good run: " + out)
+        with h5py.File(h5, "r+") as f:
+            f["particles/all/velocity/value"][-1, 3, 0] *= 1.0 + 1e-9
+            f["observables/hamiltonian/value"][-1] *= 1.0 + 1e-5
+        rc, out = run(vortex_identities.main, ["--file", str(h5), "--frame", "-1"])
+        check(rc == 1 and "FAIL" in out, "vortex_identities misses a wrong velocity: " + out)
+        rc, out = run(vortex_invariants.main, [str(h5), "--plot", "none"])
+        check(rc == 1 and "hamiltonian" in out and "FAIL" in out,
+              "vortex_invariants misses an H drift: " + out)
+        rc, out = run(vortex_invariants.main, [str(Path(tmp) / "absent.h5"), "--plot", "none"])
+        check(rc == 2, "vortex_invariants on a missing file: exit %d" % rc)
+        rc, out = run(vortex_sheet.main, ["--python", "--n", "16", "--steps", "6", "--out", tmp,
+                                          "--plot", "none"])
+        check(rc == 0 and "PASS" in out, "vortex_sheet --python: " + out)
+        sheet = Path(tmp) / "vortex_sheet.h5"
+        with h5py.File(sheet, "r+") as f:
+            f["particles/all/position/value"][-1, 5, 1] += 1e-5
+        rc, out = run(vortex_sheet.main, [str(sheet), "--plot", "none"])
+        check(rc == 1 and "symmetry" in out and "FAIL" in out,
+              "vortex_sheet misses a broken symmetry: " + out)
+        rc, out = run(vortex_sheet.main, [str(h5), "--plot", "none"])
+        check(rc == 2, "vortex_sheet on a non-periodic run: exit %d" % rc)
+
+
 CHECKS = {
     "kernel_language": check_kernel_language,
     "velocity_numpy": check_velocity_numpy,
@@ -724,6 +738,7 @@ CHECKS = {
     "stage_kernels": check_stage_kernels,
     "reductions": check_reductions,
     "initial_states": check_initial_states,
+    "validation_scripts": check_validation_scripts,
 }
 
 
