@@ -22,7 +22,7 @@ Conventions (the driver relies on them):
   module; the tests run that kernel through an emulator that supplies them per work-item.
 """
 
-from math import cos, exp, expm1, floor, log, pi, sin, sinh
+from math import exp, expm1, floor, log, pi, sin, sinh
 
 from smelt_lang import annotate, declare
 
@@ -75,7 +75,9 @@ def ein_series(z):
 
 @annotate(z='double', return_='double')
 def exp1_cf(z):
-    """E1(z) for z >= 1 by the continued fraction E1(z) = exp(-z) / (z + 1 - 1/(z + 3 - 4/(z + 5 - ...)))
+    """E1(z) for z >= 1 by its continued fraction
+
+        E1(z) = exp(-z) / (z + 1 - 1/(z + 3 - 4/(z + 5 - 9/(z + 7 - ...))))
 
     evaluated with the modified Lentz method (Numerical Recipes 6.3, expint with n = 1); it
     converges in at most ~40 terms for z >= 1. exp(-z) underflows to 0 past z ~ 745 (E1 is then

@@ -291,7 +291,8 @@ def check_kernel_language():
 
 
 def check_velocity_numpy():
-    """velocity() = an independent NumPy evaluation, every regularisation, unbounded and periodic."""
+    """velocity() = an independent NumPy evaluation, every regularisation, unbounded and
+    periodic."""
     for seed, mode in enumerate(MODES):
         x, y, g = random_vortices(40, seed)
         if mode[3]:
