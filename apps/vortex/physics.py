@@ -42,6 +42,19 @@ ROW_B_MAX = 40.0
 # truncation z^5/720 < 2e-18), so z -> 0 and r = 0 need no division.
 GAUSS_SERIES_Z = 1e-3
 
+# cot(w) - 1/w = -sum_k COT_k w^(2k-1), COT_k = 2^(2k) |B_2k| / (2k)! (Bernoulli numbers). Used
+# for |w| = pi r / L < pi/8, where ten terms leave less than (1/8)^20 ~ 1e-18 relative.
+COT_1 = 1.0 / 3.0
+COT_2 = 1.0 / 45.0
+COT_3 = 2.0 / 945.0
+COT_4 = 1.0 / 4725.0
+COT_5 = 2.0 / 93555.0
+COT_6 = 1382.0 / 638512875.0
+COT_7 = 4.0 / 18243225.0
+COT_8 = 3617.0 / 162820783125.0
+COT_9 = 87734.0 / 38979295480125.0
+COT_10 = 349222.0 / 1531329465290625.0
+
 # E1 / Ein: power series below this z, continued fraction from it on.
 E1_SERIES_Z = 1.0
 E1_EPS = 1e-17
@@ -215,6 +228,55 @@ def row_delta2_of(regularisation, delta):
     return 0.0
 
 
+@annotate(double='dx, dy, period', component='int', return_='double')
+def row_regular(dx, dy, period, component):
+    """The row of point vortices minus its image nearest to the target, near that image.
+
+    For a unit row, 2 pi (u - i v) minus the nearest image's 1/(i z) is (pi/L) i S with
+    S = sum_k COT_k w^(2k-1), w = pi (dx + i dy)/L (dx minimum-imaged, |w| < pi/8): this returns
+    the u part -(pi/L) Im S (component 0) or the v part -(pi/L) Re S (component 1), in the units
+    of the velocity kernels' sums (u = sum / (2 pi)). Smooth at r = 0, where the row and the
+    nearest image cancel: the periodic Gaussian blob uses it below r = delta.
+    """
+    c = declare('matrix(10)')
+    wr, wi, qr, qi, pr, pim, t = declare('double', 7)
+    c[0] = COT_1
+    c[1] = COT_2
+    c[2] = COT_3
+    c[3] = COT_4
+    c[4] = COT_5
+    c[5] = COT_6
+    c[6] = COT_7
+    c[7] = COT_8
+    c[8] = COT_9
+    c[9] = COT_10
+    wr = pi * dx / period
+    wi = pi * dy / period
+    qr = wr * wr - wi * wi
+    qi = 2.0 * wr * wi
+    pr = c[9]
+    pim = 0.0
+    for k in range(8, -1, -1):
+        t = pr * qr - pim * qi + c[k]
+        pim = pr * qi + pim * qr
+        pr = t
+    if component == 0:
+        return -pi / period * (wr * pim + wi * pr)
+    return -pi / period * (wr * pr - wi * pim)
+
+
+@annotate(double='dx, dy, delta, period', return_='int')
+def gaussian_near(dx, dy, delta, period):
+    """1 when a periodic Gaussian pair (dx minimum-imaged) is closer than delta and L/8: there
+    the row and the Gaussian tail cancel, so the velocity is taken as row_regular + the unbounded
+    Gaussian blob of the nearest image instead (the same sum, without the cancellation)."""
+    r2 = declare('double')
+    r2 = dx * dx + dy * dy
+    if r2 < delta * delta and 64.0 * r2 < period * period:
+        return 1
+    return 0
+
+
 @annotate(double='dx, dy, delta, period', int='regularisation, periodic', return_='double')
 def pair_stream(dx, dy, regularisation, delta, periodic, period):
     """f(dx, dy) with H = -(1/(8 pi)) sum_{j != k} gamma_j gamma_k f(x_k - x_j, y_k - y_j).
@@ -277,6 +339,11 @@ def velocity(i, x, y, gamma, u, v, n, regularisation, delta, periodic, period):
             vs += w * dx
         else:
             dx = min_image(dx, period)
+            if regularisation == GAUSSIAN and gaussian_near(dx, dy, delta, period) != 0:
+                w = gamma[j] * velocity_factor(dx * dx + dy * dy, delta, GAUSSIAN)
+                us += gamma[j] * row_regular(dx, dy, period, 0) - w * dy
+                vs += gamma[j] * row_regular(dx, dy, period, 1) + w * dx
+                continue
             a = k * dx
             b = clamp_row_b(k * dy)
             w = gamma[j] * 0.5 * k * row_factor(a, b, rd2)
@@ -336,6 +403,11 @@ def velocity_tiled(x, y, gamma, u, v, xs, ys, gs, n, regularisation, delta, peri
                     vs += w * dx
                 else:
                     dx = min_image(dx, period)
+                    if regularisation == GAUSSIAN and gaussian_near(dx, dy, delta, period) != 0:
+                        w = gs[jj] * velocity_factor(dx * dx + dy * dy, delta, GAUSSIAN)
+                        us += gs[jj] * row_regular(dx, dy, period, 0) - w * dy
+                        vs += gs[jj] * row_regular(dx, dy, period, 1) + w * dx
+                        continue
                     a = k * dx
                     b = clamp_row_b(k * dy)
                     w = gs[jj] * 0.5 * k * row_factor(a, b, rd2)

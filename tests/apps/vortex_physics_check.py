@@ -45,12 +45,16 @@ def check(cond, msg):
         print("FAIL: " + msg)
 
 
-def random_vortices(n, seed, spread=1.5, mixed=True):
+def random_vortices(n, seed, spread=1.5, mixed=True, close=True):
+    """n random vortices; with `close` the last sits 0.03 from the first (closer than every
+    delta of MODES: the blobs' near-field branches run)."""
     rng = np.random.default_rng(seed)
-    x = rng.uniform(-1.0, 1.0, n)
-    y = rng.uniform(-0.8, 0.8, n)
+    x = rng.uniform(-1.0, 1.0, n) * spread
+    y = rng.uniform(-0.8, 0.8, n) * spread
     g = rng.uniform(-1.0, 2.0, n) if mixed else rng.uniform(0.5, 1.5, n)
-    return x * spread, y * spread, g
+    if close and n > 2:
+        x[-1], y[-1] = x[0] + 0.018, y[0] - 0.024
+    return x, y, g
 
 
 def kernel_velocity(x, y, g, mode):
@@ -207,10 +211,14 @@ def check_kernel_language():
     """physics.py sticks to the constructs LANGUAGE.md accepts, with explicit types everywhere."""
     tree = ast.parse(PHYSICS.read_text(), str(PHYSICS))
     funcs = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    def constant_expression(e):
+        return all(isinstance(n, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator,
+                                  ast.unaryop, ast.Name, ast.Load)) for n in ast.walk(e))
+
     for node in tree.body:
         ok = isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef)) or (
             isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)) or (
-            isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant))
+            isinstance(node, ast.Assign) and constant_expression(node.value))
         check(ok, "physics.py:%d: top-level %s" % (node.lineno, type(node).__name__))
         if isinstance(node, ast.ImportFrom):
             check(node.module in ("math", "smelt_lang"),
@@ -387,6 +395,16 @@ def check_periodic_images():
             err = max(abs(u[0] - ub), abs(v[0] - vb))
             check(err < 1e-11, "image sum (reg %d) at (%.3f, %.3f): kernel (%.15g, %.15g), "
                   "images (%.15g, %.15g)" % (reg, dx, dy, u[0], v[0], ub, vb))
+    # periodic Gaussian pairs far closer than delta (row and tail cancel there) and around the
+    # switch r = delta of the near-field form
+    for reg, delta in ((P.GAUSSIAN, 0.07),):
+        for r in (1e-5, 1e-3, 0.01, 0.0699999999, 0.0700000001, 0.2):
+            dx, dy = 0.6 * r + 3 * length, -0.8 * r
+            u, v = kernel_velocity(np.array([dx, 0.0]), np.array([dy, 0.0]),
+                                   np.array([0.0, 1.0]), ("", reg, delta, 1, length))
+            ub, vb = image_sum_velocity(0.6 * r, dy, reg, delta, length, 4000)
+            err = max(abs(u[0] - ub), abs(v[0] - vb)) / math.hypot(ub, vb)
+            check(err < 1e-11, "periodic Gaussian at r = %g: relative error %.2e" % (r, err))
     # Krasny: delta -> 0 is the point row; small separations see a blob of radius d L/(pi sqrt 2)
     x, y, g = np.array([0.011, 0.0]), np.array([-0.023, 0.0]), np.array([0.0, 1.0])
     up, vp = kernel_velocity(x, y, g, ("", P.POINT, 0.0, 1, length))
@@ -548,7 +566,7 @@ def check_conservation():
     """Short RK4 runs: circulation and the linear impulses exact to round-off, angular impulse
     and H to the integrator's error; Krasny's sheet keeps its point symmetry about (L/2, 0)."""
     for mode in MODES[:3]:
-        x, y, g = random_vortices(12, 3, mixed=False)
+        x, y, g = random_vortices(12, 3, mixed=False, close=False)
         sim = V.PySim(x, y, g, mode[1:], "rk4", 0.002)
         o0 = sim.observables()
         for _ in range(20):
