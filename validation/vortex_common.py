@@ -9,7 +9,7 @@
 - `write_h5md` / `read_h5md` use the layout of the vortex H5MD file;
 - `find_binary` / `run_binary` run build/apps/vortex/vortex when it exists.
 
-CPython evaluates O(N^2) pair sums at roughly 1e6 pairs per second, so --python modes use small N.
+CPython evaluates O(N^2) pair sums at roughly 3e5 pairs per second, so --python modes use small N.
 """
 
 import math
