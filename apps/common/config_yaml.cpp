@@ -42,7 +42,7 @@ size_t edit_distance(std::string_view a, std::string_view b) {
     return row[b.size()];
 }
 
-std::string join(std::initializer_list<std::string_view> items, const char *sep) {
+template <class Items> std::string join(const Items &items, const char *sep) {
     std::string out;
     for (std::string_view s : items) {
         if (!out.empty()) out += sep;
@@ -67,7 +67,79 @@ void reject_quoted(const ConfigNode &node, const char *what) {
                   node.yaml().Scalar() + "'");
 }
 
+// True when `key` is `path` or lies below it ("a.b" is below "a", so is "a[0]").
+bool at_or_below(std::string_view key, std::string_view path) {
+    if (key.size() < path.size() || key.substr(0, path.size()) != path) return false;
+    return key.size() == path.size() || key[path.size()] == '.' || key[path.size()] == '[';
+}
+
+std::string origin_note(const ConfigOverride &o) {
+    return " (set on the command line: " + o.origin + ")";
+}
+
+std::vector<std::string> split_path(const std::string &path) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (true) {
+        size_t dot = path.find('.', start);
+        parts.push_back(path.substr(start, dot - start));
+        if (dot == std::string::npos) return parts;
+        start = dot + 1;
+    }
+}
+
+// Sets root[path] = value, creating the sections on the way. (YAML::Node assignment overwrites
+// the referenced node, so the walk rebinds handles with reset().)
+void apply_override(YAML::Node root, const ConfigOverride &o, const std::string &file) {
+    auto fail = [&](const std::string &key, const std::string &message) {
+        throw ConfigError(file, 0, 0, key, message + origin_note(o));
+    };
+    YAML::Node value;
+    try {
+        value = YAML::Load(o.value);
+    } catch (const YAML::ParserException &e) {
+        fail(o.path, "invalid YAML value '" + o.value + "': " + e.msg);
+    }
+    const std::vector<std::string> parts = split_path(o.path);
+    YAML::Node node = root;
+    std::string walked;
+    for (size_t k = 0; k + 1 < parts.size(); ++k) {
+        walked += (walked.empty() ? "" : ".") + parts[k];
+        YAML::Node child = node[parts[k]];
+        if (!child.IsDefined() || child.IsNull()) {
+            node[parts[k]] = YAML::Node(YAML::NodeType::Map);
+            child.reset(node[parts[k]]);
+        } else if (!child.IsMap()) {
+            fail(walked, "is not a section, so " + o.path + " cannot be set");
+        }
+        node.reset(child);
+    }
+    node[parts.back()] = value;
+}
+
 } // namespace
+
+const ConfigOverride *find_override(const ConfigSource &source, std::string_view key_path) {
+    const ConfigOverride *found = nullptr;
+    for (const ConfigOverride &o : source.overrides) // the last one wins, as when applied
+        if (at_or_below(key_path, o.path)) found = &o;
+    return found;
+}
+
+ConfigOverride parse_set_option(const std::string &text) {
+    const size_t eq = text.find('=');
+    if (eq == std::string::npos)
+        throw std::invalid_argument("--set " + text + ": expected key.path=value");
+    ConfigOverride o{text.substr(0, eq), text.substr(eq + 1), "--set " + text};
+    bool ok = !o.path.empty() && o.path.front() != '.' && o.path.back() != '.' &&
+              o.path.find("..") == std::string::npos;
+    for (char c : o.path)
+        ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.');
+    if (!ok)
+        throw std::invalid_argument("--set " + text +
+                                    ": the key must be a dotted path of names, e.g. output.vtk");
+    return o;
+}
 
 ConfigError::ConfigError(std::string file, int line, int column, std::string key,
                          std::string message)
@@ -85,20 +157,38 @@ ConfigNode ConfigNode::parse(std::shared_ptr<const ConfigSource> source) {
     ConfigNode node(root, "", YAML::Mark(), source);
     if (root.IsNull()) node.fail("the configuration is empty");
     if (!root.IsMap()) node.fail("the configuration must be a mapping of sections (key: value)");
+    for (const ConfigOverride &o : source->overrides)
+        apply_override(root, o, source->file);
     return node;
 }
 
-ConfigNode ConfigNode::load_file(const std::string &path) {
+namespace {
+
+std::shared_ptr<const ConfigSource> make_source(std::string file, std::string text,
+                                                std::vector<ConfigOverride> overrides) {
+    if (!overrides.empty()) {
+        text += "\n# command-line overrides:";
+        for (const ConfigOverride &o : overrides)
+            text += " " + o.origin;
+        text += "\n";
+    }
+    return std::make_shared<const ConfigSource>(
+        ConfigSource{std::move(file), std::move(text), std::move(overrides)});
+}
+
+} // namespace
+
+ConfigNode ConfigNode::load_file(const std::string &path, std::vector<ConfigOverride> overrides) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw ConfigError(path, 0, 0, "", std::string("cannot open: ") + std::strerror(errno));
     std::ostringstream text;
     text << in.rdbuf();
-    return parse(std::make_shared<const ConfigSource>(ConfigSource{path, text.str()}));
+    return parse(make_source(path, text.str(), std::move(overrides)));
 }
 
-ConfigNode ConfigNode::load_string(std::string text, std::string file_name) {
-    return parse(
-        std::make_shared<const ConfigSource>(ConfigSource{std::move(file_name), std::move(text)}));
+ConfigNode ConfigNode::load_string(std::string text, std::string file_name,
+                                   std::vector<ConfigOverride> overrides) {
+    return parse(make_source(std::move(file_name), std::move(text), std::move(overrides)));
 }
 
 ConfigNode &ConfigNode::operator=(const ConfigNode &other) {
@@ -124,7 +214,11 @@ std::optional<ConfigNode> ConfigNode::find(std::string_view key) const {
     if (!node_.IsMap()) fail("expected a mapping (key: value), e.g. " + std::string(key) + ": ...");
     for (auto it = node_.begin(); it != node_.end(); ++it) {
         if (!it->first.IsScalar() || it->first.Scalar() != key) continue;
-        ConfigNode child(it->second, key_path(key), it->second.Mark(), source_);
+        const std::string path = key_path(key);
+        // A value from the command line has no place in the file.
+        const bool overridden = find_override(*source_, path) != nullptr;
+        ConfigNode child(it->second, path, overridden ? YAML::Mark::null_mark() : it->second.Mark(),
+                         source_);
         child.key_mark_ = it->first.Mark();
         return child;
     }
@@ -159,13 +253,19 @@ std::vector<ConfigNode> ConfigNode::elements() const {
     if (!node_.IsSequence()) return out;
     for (size_t i = 0; i < node_.size(); ++i) {
         YAML::Node item = node_[i];
+        const std::string path = path_ + "[" + std::to_string(i) + "]";
+        const bool overridden = find_override(*source_, path) != nullptr;
         out.push_back(
-            ConfigNode(item, path_ + "[" + std::to_string(i) + "]", item.Mark(), source_));
+            ConfigNode(item, path, overridden ? YAML::Mark::null_mark() : item.Mark(), source_));
     }
     return out;
 }
 
 void ConfigNode::expect_keys(std::initializer_list<std::string_view> allowed) const {
+    expect_keys(std::vector<std::string_view>(allowed));
+}
+
+void ConfigNode::expect_keys(const std::vector<std::string_view> &allowed) const {
     if (!node_.IsMap()) fail("expected a mapping of keys (key: value)");
     std::set<std::string> seen;
     for (auto it = node_.begin(); it != node_.end(); ++it) {
@@ -197,6 +297,8 @@ void ConfigNode::fail_as(const std::string &key_path, const std::string &message
 
 void fail_at_path(const ConfigSource &source, std::string_view dotted_path,
                   const std::string &message) {
+    if (const ConfigOverride *o = find_override(source, dotted_path))
+        throw ConfigError(source.file, 0, 0, std::string(dotted_path), message + origin_note(*o));
     ConfigNode node = ConfigNode::load_string(source.text, source.file);
     std::string_view rest = dotted_path;
     while (true) {
@@ -212,6 +314,13 @@ void fail_at_path(const ConfigSource &source, std::string_view dotted_path,
 
 void ConfigNode::fail_mark(const YAML::Mark &mark, const std::string &key,
                            const std::string &message) const {
+    // A key the command line set, or one it created (an unknown key given by --set: its node
+    // has no mark, and an override lies at or below it).
+    const ConfigOverride *o = find_override(*source_, key);
+    if (!o && mark.is_null())
+        for (const ConfigOverride &candidate : source_->overrides)
+            if (at_or_below(candidate.path, key)) o = &candidate;
+    if (o) throw ConfigError(source_->file, 0, 0, key, message + origin_note(*o));
     int line = mark.is_null() ? 0 : mark.line + 1;
     int column = mark.is_null() ? 0 : mark.column + 1;
     throw ConfigError(source_->file, line, column, key, message);

@@ -49,19 +49,42 @@ private:
     std::string message_;
 };
 
+// A value set on the command line over the file's (`--set key.path=value`, `--steps N`):
+// applied to the parsed YAML before any schema check, so it is checked like a value of the file,
+// and errors about it say where it came from.
+struct ConfigOverride {
+    std::string path;   // dotted key path: "integrator.steps"
+    std::string value;  // YAML text: "200", "true", "[4, 4]"
+    std::string origin; // how it was given, for messages: "--steps 200"
+};
+
 // Where a configuration came from: the file name used in messages, and the text (kept so a run
-// can store the exact configuration next to its results).
+// can store the exact configuration next to its results; with overrides it ends with a comment
+// line listing them).
 struct ConfigSource {
     std::string file;
     std::string text;
+    std::vector<ConfigOverride> overrides;
 };
+
+// The override of `--set key.path=value` (origin "--set key.path=value"). std::invalid_argument
+// when there is no '=' or the key is not a dotted path of names (letters, digits, '_').
+ConfigOverride parse_set_option(const std::string &text);
+
+// The override that set `key_path` or a section above it ("system.cells[1]" is set by
+// "system.cells"); null when the file's value stands.
+const ConfigOverride *find_override(const ConfigSource &source, std::string_view key_path);
 
 // One node of a parsed configuration with its key path, so errors can name it.
 class ConfigNode {
 public:
-    // Parse errors become ConfigError at the parser's position.
-    static ConfigNode load_file(const std::string &path);
-    static ConfigNode load_string(std::string text, std::string file_name);
+    // Parse errors become ConfigError at the parser's position. `overrides` are applied in
+    // order (creating missing sections); a path through a value that is not a mapping, or a
+    // value that is not valid YAML, is a ConfigError naming the override.
+    static ConfigNode load_file(const std::string &path,
+                                std::vector<ConfigOverride> overrides = {});
+    static ConfigNode load_string(std::string text, std::string file_name,
+                                  std::vector<ConfigOverride> overrides = {});
 
     ConfigNode(const ConfigNode &) = default;
     // Rebinds this handle. (YAML::Node's own operator= would overwrite the referenced node in the
@@ -88,6 +111,7 @@ public:
 
     // Every key of this mapping must be one of `allowed`, and appear once.
     void expect_keys(std::initializer_list<std::string_view> allowed) const;
+    void expect_keys(const std::vector<std::string_view> &allowed) const;
 
     // This node's value as T (bool, int, int64_t, uint64_t, double, std::string,
     // std::vector<T>); a value of the wrong kind is a ConfigError naming the key.
@@ -116,8 +140,9 @@ private:
 };
 
 // An error about a dotted key path ("system.density") of an already parsed source, located at
-// that key's value when the file has it, else at its nearest enclosing section. For checks made
-// after parsing (e.g. a random lattice that cannot be placed).
+// that key's value when the file has it, else at its nearest enclosing section (unlocated, with
+// its origin, when an override set it). For checks made after parsing (e.g. a random lattice
+// that cannot be placed).
 [[noreturn]] void fail_at_path(const ConfigSource &source, std::string_view dotted_path,
                                const std::string &message);
 

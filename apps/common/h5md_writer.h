@@ -6,18 +6,21 @@
 //     creator                   @name, @version
 //   /particles/all/box          @dimension, @boundary = ["periodic", ...] or ["none", ...]
 //     edges                     [dim] double
-//   /particles/all/position     value [frames, N, dim] (chunked, extendable), step [frames] int64,
-//   /particles/all/velocity     time [frames] double (velocity: same layout)
-//   /observables/<name>         value [frames], step, time (potential_energy, kinetic_energy,
-//                               total_energy, temperature, pressure)
+//   /particles/all/<field>      one per frame field (frame.h): value [frames, N, components]
+//                               ([frames, N] for a one-component field that is not spatial),
+//                               float64 or int64 (chunked, extendable), step [frames] int64,
+//                               time [frames] double; "position" is always there
+//   /observables/<name>         value [frames], step, time (md2d: potential_energy,
+//                               kinetic_energy, total_energy, temperature, pressure)
 //   /parameters                 @config_yaml (the run's configuration text), @units
 //
-// The file is flushed after every frame and every thermo sample, so a run that is interrupted
-// leaves a readable file; the destructor closes it.
+// The file is flushed after every frame and every observable sample, so a run that is
+// interrupted leaves a readable file; the destructor closes it. A restarted run opens the file of
+// the run it continues and appends (the resume constructor).
 #pragma once
 
 #include "frame.h"
-#include "thermo.h"
+#include "observables.h"
 
 #include <cstdint>
 #include <memory>
@@ -32,31 +35,37 @@ struct H5mdOptions {
     std::vector<double> box_edges; // dim entries
     bool periodic = true;
     std::string author = "smelt";
-    std::string creator = "smelt md2d";
+    std::string creator = "smelt";
     std::string creator_version = "0";
     std::string config_yaml;
     std::string units = "reduced Lennard-Jones units (sigma, epsilon, m, tau)";
-    bool velocity = true; // also store particles/all/velocity
 };
 
 class H5mdWriter {
 public:
     // Creates (truncates) the file; errors throw std::runtime_error naming the path.
     H5mdWriter(const std::string &path, const H5mdOptions &options);
+    // Opens an existing file for appending (a restart at `resume_step`): every frame and
+    // observable entry at steps >= resume_step is dropped, later writes continue after the
+    // rest. The file keeps its own author, creator and parameters. std::runtime_error when the
+    // file is not an H5MD file of this writer's dimension, particle count and box.
+    H5mdWriter(const std::string &path, const H5mdOptions &options, int64_t resume_step);
     ~H5mdWriter();
     H5mdWriter(const H5mdWriter &) = delete;
     H5mdWriter &operator=(const H5mdWriter &) = delete;
 
-    // Appends positions (and velocities) of all particles at frame.step / frame.time.
-    void write_frame(const Frame &frame);
+    // Appends every field of the frame at frame.step / frame.time (check_frame() rules; a field
+    // keeps its name, type and component count for the whole file).
+    void write_frame(const FrameData &frame);
     // Appends one value to /observables/<name> (created on first use).
     void write_observable(const std::string &name, int64_t step, double time, double value);
-    // The five thermo observables of a sample.
-    void write_thermo(const ThermoSample &sample);
+    // One value per column, to /observables/<column.h5md_name>.
+    void write_observables(const std::vector<ObservableColumn> &columns,
+                           const ObservableSample &sample);
     void flush();
     void close();
 
-    int64_t frames() const;
+    int64_t frames() const; // position frames in the file
     const std::string &path() const { return path_; }
 
 private:

@@ -18,8 +18,10 @@ std::string printf_string(const char *fmt, double a, double b = 0, double c = 0)
 
 } // namespace
 
-Progress::Progress(int64_t total_steps, std::FILE *stream, Mode mode)
-    : total_(total_steps), stream_(stream), mode_(mode), start_(std::chrono::steady_clock::now()) {
+Progress::Progress(int64_t total_steps, std::FILE *stream, Mode mode, int64_t first_step)
+    : total_(total_steps), first_(first_step), stream_(stream), mode_(mode),
+      start_(std::chrono::steady_clock::now()),
+      last_decile_(first_step * 10 / std::max<int64_t>(total_steps, 1)) {
     if (!stream_) mode_ = Mode::Off;
     if (mode_ == Mode::Auto) mode_ = isatty(fileno(stream_)) ? Mode::Bar : Mode::Plain;
 }
@@ -53,28 +55,31 @@ double fraction(int64_t done, int64_t total) {
     return std::clamp(static_cast<double>(done) / static_cast<double>(total), 0.0, 1.0);
 }
 
-// "45.0% 4500/10000 steps  1234 steps/s  ETA 4.5s"
-std::string status(int64_t done, int64_t total, double elapsed) {
+// "45.0% 4500/10000 steps  1234 steps/s  ETA 4.5s"; the rate counts the steps since `first`.
+std::string status(int64_t done, int64_t total, double elapsed, int64_t first) {
     std::string eta = "?";
-    if (done > 0 && elapsed > 0.0)
+    const int64_t made = done - first;
+    if (made > 0 && elapsed > 0.0)
         eta = Progress::format_duration(elapsed * static_cast<double>(total - done) /
-                                        static_cast<double>(done));
+                                        static_cast<double>(made));
     return printf_string("%5.1f%% ", 100.0 * fraction(done, total)) + std::to_string(done) + "/" +
-           std::to_string(total) + " steps  " + Progress::format_rate(done, elapsed) + "  ETA " +
+           std::to_string(total) + " steps  " + Progress::format_rate(made, elapsed) + "  ETA " +
            eta;
 }
 
 } // namespace
 
-std::string Progress::bar_line(int64_t done, int64_t total, double elapsed, int width) {
+std::string Progress::bar_line(int64_t done, int64_t total, double elapsed, int width,
+                               int64_t first) {
     int filled = static_cast<int>(fraction(done, total) * width);
     return "[" + std::string(static_cast<size_t>(filled), '#') +
            std::string(static_cast<size_t>(width - filled), '.') + "] " +
-           status(done, total, elapsed);
+           status(done, total, elapsed, first);
 }
 
-std::string Progress::plain_line(int64_t done, int64_t total, double elapsed) {
-    return "progress: " + status(done, total, elapsed) + "  elapsed " + format_duration(elapsed);
+std::string Progress::plain_line(int64_t done, int64_t total, double elapsed, int64_t first) {
+    return "progress: " + status(done, total, elapsed, first) + "  elapsed " +
+           format_duration(elapsed);
 }
 
 void Progress::update(int64_t done) {
@@ -83,23 +88,24 @@ void Progress::update(int64_t done) {
         int64_t decile = done * 10 / total_;
         if (decile <= last_decile_ || decile >= 10) return; // 100% is printed by finish()
         last_decile_ = decile;
-        std::fprintf(stream_, "%s\n", plain_line(done, total_, elapsed()).c_str());
+        std::fprintf(stream_, "%s\n", plain_line(done, total_, elapsed(), first_).c_str());
         std::fflush(stream_);
         return;
     }
     double t = elapsed();
     if (last_draw_ >= 0.0 && t - last_draw_ < kRedrawSeconds) return;
     last_draw_ = t;
-    std::fprintf(stream_, "\r%s\033[K", bar_line(done, total_, t, 30).c_str());
+    std::fprintf(stream_, "\r%s\033[K", bar_line(done, total_, t, 30, first_).c_str());
     std::fflush(stream_);
 }
 
 void Progress::finish(int64_t done) {
     if (mode_ == Mode::Off) return;
     if (mode_ == Mode::Bar) {
-        std::fprintf(stream_, "\r%s\033[K\n", bar_line(done, total_, elapsed(), 30).c_str());
+        std::fprintf(stream_, "\r%s\033[K\n",
+                     bar_line(done, total_, elapsed(), 30, first_).c_str());
     } else {
-        std::fprintf(stream_, "%s\n", plain_line(done, total_, elapsed()).c_str());
+        std::fprintf(stream_, "%s\n", plain_line(done, total_, elapsed(), first_).c_str());
     }
     std::fflush(stream_);
 }

@@ -13,8 +13,10 @@ class Progress {
 public:
     enum class Mode { Auto, Bar, Plain, Off };
 
-    // Auto picks Bar when isatty(stream) and Plain otherwise.
-    explicit Progress(int64_t total_steps, std::FILE *stream = stderr, Mode mode = Mode::Auto);
+    // Auto picks Bar when isatty(stream) and Plain otherwise. `first_step`: where the run
+    // starts (a restart); rates and the ETA count the steps from there.
+    explicit Progress(int64_t total_steps, std::FILE *stream = stderr, Mode mode = Mode::Auto,
+                      int64_t first_step = 0);
 
     // Call after each step with the number of steps done; cheap when nothing is drawn.
     void update(int64_t steps_done);
@@ -25,13 +27,15 @@ public:
     // Pure formatting, used by update() and by the tests.
     static std::string format_duration(double seconds);            // "12.3s", "3m05s", "1h02m"
     static std::string format_rate(int64_t steps, double seconds); // "1234 steps/s"
-    static std::string bar_line(int64_t done, int64_t total, double elapsed, int width);
-    static std::string plain_line(int64_t done, int64_t total, double elapsed);
+    static std::string bar_line(int64_t done, int64_t total, double elapsed, int width,
+                                int64_t first = 0);
+    static std::string plain_line(int64_t done, int64_t total, double elapsed, int64_t first = 0);
 
 private:
     double elapsed() const;
 
     int64_t total_;
+    int64_t first_;
     std::FILE *stream_;
     Mode mode_;
     std::chrono::steady_clock::time_point start_;

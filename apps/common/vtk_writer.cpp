@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <sstream>
 #include <stdexcept>
 
 #if SMELT_APPS_HAVE_VTK
@@ -12,6 +14,7 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
+#include <vtkSmartPointer.h>
 #include <vtkTypeInt64Array.h>
 #include <vtkXMLPolyDataWriter.h>
 #endif
@@ -20,13 +23,31 @@ namespace smelt::apps {
 
 namespace fs = std::filesystem;
 
-VtkWriter::VtkWriter(std::string directory, std::string prefix, int dim)
+VtkWriter::VtkWriter(std::string directory, std::string prefix, int dim,
+                     std::optional<int64_t> resume_step)
     : directory_(std::move(directory)), prefix_(std::move(prefix)), dim_(dim) {
     if (!available())
         throw std::runtime_error("VTK output was requested, but smelt was built without VTK "
                                  "(SMELT_WITH_VTK=OFF or VTK not found)");
     if (dim_ < 1 || dim_ > 3) throw std::invalid_argument("VtkWriter: dim must be 1, 2 or 3");
     fs::create_directories(directory_);
+    if (!resume_step || !fs::exists(pvd_path())) return;
+    std::ifstream in(pvd_path());
+    std::stringstream text;
+    text << in.rdbuf();
+    // Frames are named by their step: keep those before the restart.
+    const std::regex name(
+        std::regex_replace(prefix_, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+        R"(_(\d+)\.vtp)");
+    for (auto &entry : pvd_entries(text.str())) {
+        std::smatch m;
+        if (!std::regex_match(entry.second, m, name)) continue;
+        if (std::stoll(m[1]) < *resume_step)
+            entries_.push_back(std::move(entry));
+        else
+            fs::remove(fs::path(directory_) / entry.second); // a frame the restart replaces
+    }
+    write_pvd();
 }
 
 bool VtkWriter::available() {
@@ -56,42 +77,78 @@ std::string VtkWriter::pvd_text(const std::vector<std::pair<double, std::string>
     return out + "  </Collection>\n</VTKFile>\n";
 }
 
-void VtkWriter::write_frame(const Frame &frame) {
+std::vector<std::pair<double, std::string>> VtkWriter::pvd_entries(const std::string &text) {
+    static const std::regex entry(
+        R"re(<DataSet timestep="([^"]+)" group="" part="0" file="([^"]+)"/>)re");
+    std::vector<std::pair<double, std::string>> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), entry);
+         it != std::sregex_iterator(); ++it)
+        out.emplace_back(std::stod((*it)[1]), (*it)[2]);
+    return out;
+}
+
+void VtkWriter::write_pvd() const {
+    const std::string pvd = pvd_path(), tmp = pvd + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << pvd_text(entries_);
+        if (!out.flush()) throw std::runtime_error(tmp + ": cannot write");
+    }
+    fs::rename(tmp, pvd);
+}
+
 #if SMELT_APPS_HAVE_VTK
-    const size_t n = frame.x.size();
-    std::span<const double> pos[3] = {frame.x, frame.y, frame.z};
-    std::span<const double> vel[3] = {frame.vx, frame.vy, frame.vz};
-    for (int d = 0; d < dim_; ++d)
-        if (pos[d].size() != n || vel[d].size() != n)
-            throw std::invalid_argument("VtkWriter: every component needs " + std::to_string(n) +
-                                        " values");
+
+namespace {
+
+// A field as VTK point data: spatial fields padded to 3 components.
+vtkSmartPointer<vtkDataArray> point_data(const Field &f, size_t n) {
+    const int comps = f.spatial ? 3 : f.components();
+    vtkSmartPointer<vtkDataArray> a;
+    if (f.is_integer())
+        a = vtkSmartPointer<vtkTypeInt64Array>::New();
+    else
+        a = vtkSmartPointer<vtkDoubleArray>::New();
+    a->SetName(f.name.c_str());
+    a->SetNumberOfComponents(comps);
+    a->SetNumberOfTuples(static_cast<vtkIdType>(n));
+    for (size_t i = 0; i < n; ++i)
+        for (int d = 0; d < comps; ++d) {
+            double v = 0.0;
+            if (d < f.components())
+                v = f.is_integer() ? double(f.integer[size_t(d)][i]) : f.real[size_t(d)][i];
+            a->SetComponent(static_cast<vtkIdType>(i), d, v);
+        }
+    return a;
+}
+
+} // namespace
+
+void VtkWriter::write_frame(const FrameData &frame) {
+    const Field *pos = frame.find("position");
+    const size_t n = pos ? pos->size() : 0;
+    check_frame(frame, int64_t(n), dim_, "VtkWriter");
     vtkNew<vtkPoints> points;
     points->SetDataTypeToDouble();
     points->SetNumberOfPoints(static_cast<vtkIdType>(n));
-    vtkNew<vtkDoubleArray> velocity;
-    velocity->SetName("velocity");
-    velocity->SetNumberOfComponents(3);
-    velocity->SetNumberOfTuples(static_cast<vtkIdType>(n));
     vtkNew<vtkTypeInt64Array> id;
     id->SetName("id");
     id->SetNumberOfTuples(static_cast<vtkIdType>(n));
     vtkNew<vtkCellArray> verts;
     for (size_t i = 0; i < n; ++i) {
-        double p[3] = {0, 0, 0}, v[3] = {0, 0, 0};
-        for (int d = 0; d < dim_; ++d) {
-            p[d] = pos[d][i];
-            v[d] = vel[d][i];
-        }
+        double p[3] = {0, 0, 0};
+        for (int d = 0; d < dim_; ++d)
+            p[d] = pos->real[size_t(d)][i];
         auto k = static_cast<vtkIdType>(i);
         points->SetPoint(k, p);
-        velocity->SetTuple(k, v);
         id->SetValue(k, static_cast<vtkTypeInt64>(i));
         verts->InsertNextCell(1, &k);
     }
     vtkNew<vtkPolyData> poly;
     poly->SetPoints(points);
     poly->SetVerts(verts);
-    poly->GetPointData()->AddArray(velocity);
+    for (const Field &f : frame.fields)
+        if (f.name != "position") poly->GetPointData()->AddArray(point_data(f, n));
     poly->GetPointData()->AddArray(id);
 
     const std::string path = frame_path(frame.step);
@@ -102,17 +159,15 @@ void VtkWriter::write_frame(const Frame &frame) {
     if (writer->Write() != 1) throw std::runtime_error(path + ": VTK could not write the frame");
 
     entries_.emplace_back(frame.time, fs::path(path).filename().string());
-    const std::string pvd = pvd_path(), tmp = pvd + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << pvd_text(entries_);
-        if (!out.flush()) throw std::runtime_error(tmp + ": cannot write");
-    }
-    fs::rename(tmp, pvd);
-#else
-    (void)frame;
-    throw std::runtime_error("built without VTK");
-#endif
+    write_pvd();
 }
+
+#else
+
+void VtkWriter::write_frame(const FrameData &) {
+    throw std::runtime_error("built without VTK");
+}
+
+#endif
 
 } // namespace smelt::apps

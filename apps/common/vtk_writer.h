@@ -1,12 +1,15 @@
-// ParaView output: one VTK XML PolyData file (.vtp) per frame with the particles as vertices,
-// point data `velocity` (3 components; z = 0 in 2D) and `id`, plus a `.pvd` collection listing
-// every frame with its time. The .pvd is rewritten (atomically, via rename) after each frame, so
-// it is valid whenever the run stops. Needs VTK (SMELT_WITH_VTK); without it the constructor
-// throws std::runtime_error.
+// ParaView output: one VTK XML PolyData file (.vtp) per frame with the particles as vertices
+// (the frame's "position" field; z = 0 in 2D), every other frame field as point data (spatial
+// fields padded to 3 components, integer fields as Int64) and `id`, plus a `.pvd` collection
+// listing every frame with its time. The .pvd is rewritten (atomically, via rename) after each
+// frame, so it is valid whenever the run stops. Needs VTK (SMELT_WITH_VTK); without it the
+// constructor throws std::runtime_error.
 #pragma once
 
 #include "frame.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,10 +19,12 @@ namespace smelt::apps {
 class VtkWriter {
 public:
     // Creates `directory` if needed. Frames are <prefix>_<step, 9 digits>.vtp, the index
-    // <prefix>.pvd.
-    VtkWriter(std::string directory, std::string prefix, int dim = 2);
+    // <prefix>.pvd. With `resume_step` (a restart) the existing index keeps its frames of steps
+    // < resume_step (the files of the later ones are deleted) and new frames are added to it.
+    VtkWriter(std::string directory, std::string prefix, int dim = 2,
+              std::optional<int64_t> resume_step = std::nullopt);
 
-    void write_frame(const Frame &frame);
+    void write_frame(const FrameData &frame);
 
     std::string pvd_path() const;
     std::string frame_path(int64_t step) const;
@@ -27,8 +32,12 @@ public:
 
     // The collection file for (time, file name) entries.
     static std::string pvd_text(const std::vector<std::pair<double, std::string>> &entries);
+    // The entries of a collection file (pvd_text's format).
+    static std::vector<std::pair<double, std::string>> pvd_entries(const std::string &text);
 
 private:
+    void write_pvd() const;
+
     std::string directory_;
     std::string prefix_;
     int dim_;

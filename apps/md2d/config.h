@@ -1,4 +1,6 @@
 // md2d's configuration: the typed form of a YAML file (schema and units in apps/md2d/README.md).
+// The shared run keys (backend, precision, threads, output) are the kit's RunConfig
+// (apps/common/run_config.h); md2d adds system, potential, integrator and neighbor.
 // parse_md2d_config() checks every key (type, range, unknown keys, combinations) and resolves the
 // initial geometry, so a config that parses can be run; errors are ConfigError naming the file,
 // line, column and key path.
@@ -6,6 +8,7 @@
 
 #include "common/config_yaml.h"
 #include "common/lattice.h"
+#include "common/run_config.h"
 
 #include <array>
 #include <cstdint>
@@ -16,8 +19,6 @@ namespace smelt::apps::md2d {
 enum class Boundary { Periodic, Walls };
 enum class NeighborMode { AllPairs, Binned };
 enum class Rebuild { EveryStep, Displacement };
-enum class Backend { Cpu, OpenCL, Cuda };
-enum class Precision { Single, Double };
 
 // All quantities in reduced Lennard-Jones units (length sigma_0, energy epsilon_0, mass m_0,
 // time tau = sigma_0 sqrt(m_0 / epsilon_0), k_B = 1).
@@ -50,30 +51,15 @@ struct NeighborConfig {
     Rebuild rebuild = Rebuild::Displacement;
 };
 
-struct OutputConfig {
-    std::string directory = "out/md2d"; // relative to the working directory
-    std::string prefix = "md2d";        // file names: <prefix>.h5, <prefix>_thermo.csv, ...
-    int64_t frame_interval = 100;       // steps between trajectory frames (H5MD, VTK)
-    int64_t thermo_interval = 100;      // steps between thermo samples (console, CSV, H5MD)
-    bool h5md = true;
-    bool vtk = false;
-    bool csv = true;
-    bool progress = true;
-};
-
-struct Md2dConfig {
+// RunConfig: backend, precision, threads, output, source (the file and its text).
+struct Md2dConfig : RunConfig {
     SystemConfig system;
     PotentialConfig potential;
     IntegratorConfig integrator;
     NeighborConfig neighbor;
-    OutputConfig output;
-    Backend backend = Backend::Cpu;
-    Precision precision = Precision::Double;
-    int threads = 0;     // CPU threads; 0 = all
-    ConfigSource source; // the file name and its text (stored with the results)
 
     int64_t n() const { return system.plan.n; }
-    std::array<double, 2> box() const { return system.plan.box; }
+    std::array<double, 2> box() const { return {system.plan.box[0], system.plan.box[1]}; }
     bool periodic() const { return system.boundary == Boundary::Periodic; }
     double r_list() const { return potential.r_cut + neighbor.skin; }
 };
@@ -82,9 +68,12 @@ Md2dConfig parse_md2d_config(const ConfigNode &root);
 Md2dConfig load_md2d_config(const std::string &path);
 Md2dConfig load_md2d_config_string(std::string text, std::string file_name);
 
+// The resolved configuration, one aspect per line (what `md2d check` prints).
+std::string describe(const Md2dConfig &config);
+
 // The initial positions of a parsed config. A random lattice that cannot be placed throws a
 // ConfigError located at the key to change (system.density or system.min_spacing).
-Positions2D make_initial_positions(const Md2dConfig &config);
+Positions make_initial_positions(const Md2dConfig &config);
 
 // The binned-search grid for a box: cells per side (each cell >= r_list) and cell sizes.
 struct CellGrid {
@@ -96,8 +85,5 @@ CellGrid cell_grid(const Md2dConfig &config);
 const char *to_string(Boundary b);
 const char *to_string(NeighborMode m);
 const char *to_string(Rebuild r);
-const char *to_string(Backend b);
-const char *to_string(Precision p);
-const char *to_string(LatticeKind k);
 
 } // namespace smelt::apps::md2d

@@ -1,28 +1,12 @@
 #include "md2d/simulation.h"
 
-#include "backends/cpu/cpu_backend.h"
 #include "backends/registry.h"
 #include "common/lattice.h"
+#include "common/thermo.h"
 
 #include <stdexcept>
 
 namespace smelt::apps::md2d {
-
-smelt::Options engine_options(const Md2dConfig &config) {
-    smelt::Options o;
-    o.backend = to_string(config.backend);
-    o.precision =
-        config.precision == Precision::Single ? smelt::Precision::Single : smelt::Precision::Double;
-    return o;
-}
-
-int configure_threads(const Md2dConfig &config) {
-    if (config.backend != Backend::Cpu) return 0;
-    auto *cpu = dynamic_cast<smelt::cpu::CpuBackend *>(&smelt::get_backend("cpu"));
-    if (!cpu) return 0;
-    if (config.threads > 0) cpu->set_num_threads(config.threads);
-    return cpu->num_threads();
-}
 
 NeighborListSpec neighbor_spec(const Md2dConfig &config) {
     NeighborListSpec s;
@@ -40,6 +24,14 @@ NeighborListSpec neighbor_spec(const Md2dConfig &config) {
         s.cell_size = {g.cell_w, g.cell_h};
     }
     return s;
+}
+
+std::vector<ObservableColumn> thermo_columns() {
+    return {{"pe", "potential_energy", 15, 8, 'g'},
+            {"ke", "kinetic_energy", 15, 8, 'g'},
+            {"etotal", "total_energy", 15, 10, 'g'},
+            {"temperature", "temperature", 12, 6, 'g'},
+            {"pressure", "pressure", 12, 6, 'g'}};
 }
 
 namespace {
@@ -80,19 +72,20 @@ std::vector<double> Simulation::host(const Array &a) const {
 }
 
 void Simulation::set_initial_state() {
-    Positions2D p = make_initial_positions(config_);
+    Positions p = make_initial_positions(config_);
     auto v = make_velocities(2, n_, config_.system.temperature, config_.system.mass, dof(),
                              config_.system.seed);
     set_state(p.x, p.y, v[0], v[1]);
 }
 
 void Simulation::set_state(const std::vector<double> &x, const std::vector<double> &y,
-                           const std::vector<double> &vx, const std::vector<double> &vy) {
+                           const std::vector<double> &vx, const std::vector<double> &vy,
+                           int64_t step) {
     x_ = device_array(x);
     y_ = device_array(y);
     vx_ = device_array(vx);
     vy_ = device_array(vy);
-    step_ = 0;
+    step_ = step;
     neighbors_.invalidate();
     compute_forces();
 }
@@ -154,6 +147,37 @@ ThermoSample Simulation::thermo() {
     s.temperature = temperature_from_ke(o.ke, dof());
     s.pressure = virial_pressure(o.ke, o.virial, box[0] * box[1], 2);
     return s;
+}
+
+Box Simulation::box() const {
+    return {{config_.box()[0], config_.box()[1]}, config_.periodic()};
+}
+
+std::vector<Field> Simulation::frame() {
+    return {Field::vector("position", {host(x_), host(y_)}),
+            Field::vector("velocity", {host(vx_), host(vy_)})};
+}
+
+Checkpoint Simulation::save() {
+    Checkpoint ck;
+    ck.put("x", host(x_));
+    ck.put("y", host(y_));
+    ck.put("vx", host(vx_));
+    ck.put("vy", host(vy_));
+    return ck;
+}
+
+void Simulation::restore(const Checkpoint &ck) {
+    // Checked in this order, so the message names the first entry that does not fit.
+    const auto &x = ck.get<double>("x", n_);
+    const auto &y = ck.get<double>("y", n_);
+    const auto &vx = ck.get<double>("vx", n_);
+    const auto &vy = ck.get<double>("vy", n_);
+    set_state(x, y, vx, vy, ck.step);
+}
+
+std::vector<std::string> Simulation::summary() const {
+    return {std::to_string(neighbors_.builds()) + " neighbour builds"};
 }
 
 } // namespace smelt::apps::md2d

@@ -1,10 +1,11 @@
-// md2d's state and its time step: the arrays on the engine's backend, the physics.py kernels as
-// engine primitives (built once), the neighbour list, and velocity Verlet. No physics here: every
-// number is computed by a kernel of physics.py; this file only decides what runs when.
+// md2d's state and its time step, as the kit's Stepper (apps/common/stepper.h): the arrays on the
+// engine's backend, the physics.py kernels as engine primitives (built once), the neighbour list,
+// and velocity Verlet. No physics here: every number is computed by a kernel of physics.py; this
+// file only decides what runs when.
 #pragma once
 
 #include "common/neighbor_list.h"
-#include "common/thermo.h"
+#include "common/stepper.h"
 #include "md2d/config.h"
 #include "smelt.h"
 
@@ -15,11 +16,6 @@
 
 namespace smelt::apps::md2d {
 
-// The engine options of a config: backend ("cpu", "opencl", "cuda") and precision.
-smelt::Options engine_options(const Md2dConfig &config);
-// Sets the CPU backend's thread count from config.threads (0 leaves the default: all cores, or
-// SMELT_NUM_THREADS / OMP_NUM_THREADS). Returns the count the CPU backend uses; 0 for GPUs.
-int configure_threads(const Md2dConfig &config);
 // The neighbour-list geometry of a config (r_list, box, cell grid, rebuild rule).
 NeighborListSpec neighbor_spec(const Md2dConfig &config);
 
@@ -30,7 +26,24 @@ struct Observables {
     double virial = 0.0; // W = sum over pairs of r_ij . f_ij
 };
 
-class Simulation {
+// md2d's thermo sample: the observable columns of thermo_columns(), in that order.
+struct ThermoSample {
+    int64_t step = 0;
+    double time = 0.0;
+    double pe = 0.0;
+    double ke = 0.0;
+    double etotal = 0.0;
+    double temperature = 0.0;
+    double pressure = 0.0;
+
+    std::vector<double> values() const { return {pe, ke, etotal, temperature, pressure}; }
+};
+
+// pe, ke, etotal, temperature, pressure (H5MD: potential_energy, kinetic_energy, total_energy,
+// temperature, pressure).
+std::vector<ObservableColumn> thermo_columns();
+
+class Simulation : public Stepper {
 public:
     // Builds every primitive (they compile on first use). UsageError when the backend is not
     // available. The state is empty until set_state() or set_initial_state().
@@ -39,12 +52,12 @@ public:
     // The config's lattice and velocities (make_initial_positions / make_velocities).
     void set_initial_state();
     // Replaces the state (n host values each, converted to the run's precision), sets the step
-    // to 0, rebuilds the neighbour list and computes the forces.
+    // index, rebuilds the neighbour list and computes the forces.
     void set_state(const std::vector<double> &x, const std::vector<double> &y,
-                   const std::vector<double> &vx, const std::vector<double> &vy);
+                   const std::vector<double> &vx, const std::vector<double> &vy, int64_t step = 0);
 
     // One velocity-Verlet step: kick + drift (+ wrap), neighbour update, forces, kick.
-    void step();
+    void step() override;
     // Neighbour update (as the rebuild rule says) and forces, energies and virials at the
     // current positions.
     void compute_forces();
@@ -53,15 +66,27 @@ public:
     // timed loop measures steps only: runs kick_drift and kick with dt = 0, which leave the
     // state unchanged (x + 0 v = x; wrapped positions stay put), and the reductions (the
     // neighbour list's displacement check included). Call after set_state / set_initial_state.
-    void compile_kernels();
+    void compile_kernels() override;
 
     Observables observables();
     // The thermo sample at the current step (temperature and pressure from apps/common/thermo).
     ThermoSample thermo();
 
-    int64_t n() const { return n_; }
-    int64_t step_index() const { return step_; }
-    double time() const { return double(step_) * config_.integrator.dt; }
+    // Stepper: initialize() = set_initial_state(); sample() = thermo().values(); frame():
+    // position (x, y) and velocity (vx, vy); a checkpoint holds x, y, vx, vy (as double: single
+    // precision values widen and narrow back exactly); summary(): the neighbour-list builds.
+    int64_t n() const override { return n_; }
+    int64_t step_index() const override { return step_; }
+    double time() const override { return double(step_) * config_.integrator.dt; }
+    Box box() const override;
+    void initialize() override { set_initial_state(); }
+    std::vector<ObservableColumn> columns() const override { return thermo_columns(); }
+    std::vector<double> sample() override { return thermo().values(); }
+    std::vector<Field> frame() override;
+    Checkpoint save() override;
+    void restore(const Checkpoint &checkpoint) override;
+    std::vector<std::string> summary() const override;
+
     const Md2dConfig &config() const { return config_; }
     NeighborList &neighbors() { return neighbors_; }
     int64_t dof() const;

@@ -4,6 +4,7 @@
 #if SMELT_APPS_HAVE_HDF5
 #include <hdf5.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,50 @@ inline std::vector<double> h5_doubles(hid_t f, const std::string &path,
 }
 inline std::vector<long long> h5_steps(hid_t f, const std::string &path) {
     return h5_read<long long>(f, path, H5T_NATIVE_LLONG);
+}
+
+// The first difference between the H5MD time series (value, step, time) named in `series` of two
+// files, "" when every one is identical: doubles compared as bit patterns, integers exactly,
+// shapes too. A series missing from either file is a difference.
+inline std::string h5_series_difference(const std::string &a, const std::string &b,
+                                        const std::vector<std::string> &series) {
+    hid_t fa = H5Fopen(a.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t fb = H5Fopen(b.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    std::string diff;
+    if (fa < 0 || fb < 0) diff = "cannot open " + (fa < 0 ? a : b);
+    for (const std::string &s : series)
+        for (const char *part : {"/value", "/step", "/time"}) {
+            if (!diff.empty()) break;
+            const std::string path = s + part;
+            bool integer = false;
+            if (H5Lexists(fa, path.c_str(), H5P_DEFAULT) > 0) {
+                hid_t d = H5Dopen2(fa, path.c_str(), H5P_DEFAULT);
+                hid_t t = H5Dget_type(d);
+                integer = H5Tget_class(t) == H5T_INTEGER;
+                H5Tclose(t);
+                H5Dclose(d);
+            }
+            std::vector<hsize_t> sa, sb;
+            bool same;
+            if (integer) {
+                auto va = h5_read<long long>(fa, path, H5T_NATIVE_LLONG, &sa);
+                auto vb = h5_read<long long>(fb, path, H5T_NATIVE_LLONG, &sb);
+                same = va == vb;
+            } else {
+                auto va = h5_doubles(fa, path, &sa), vb = h5_doubles(fb, path, &sb);
+                same = va.size() == vb.size() &&
+                       std::memcmp(va.data(), vb.data(), va.size() * sizeof(double)) == 0;
+            }
+            if (sa.empty())
+                diff = path + ": missing in " + a;
+            else if (sa != sb)
+                diff = path + ": shapes differ";
+            else if (!same)
+                diff = path + ": values differ";
+        }
+    if (fa >= 0) H5Fclose(fa);
+    if (fb >= 0) H5Fclose(fb);
+    return diff;
 }
 
 } // namespace smelt::apps::test_util

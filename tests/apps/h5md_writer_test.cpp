@@ -31,15 +31,16 @@ H5mdOptions options() {
     o.dim = 2;
     o.box_edges = {10.0, 8.0};
     o.periodic = true;
+    o.creator = "smelt md2d";
     o.creator_version = "9.9";
     o.config_yaml = "system:\n  n: 5 # a comment\n";
     return o;
 }
 
 // Frame f: x = i + 0.1 f, y = -i, vx = 100 f + i, vy = 0.5 i.
-struct FrameData {
+struct TestFrame {
     std::vector<double> x, y, vx, vy;
-    explicit FrameData(int f) {
+    explicit TestFrame(int f) {
         for (int i = 0; i < kN; ++i) {
             x.push_back(i + 0.1 * f);
             y.push_back(-i);
@@ -47,19 +48,39 @@ struct FrameData {
             vy.push_back(0.5 * i);
         }
     }
-    Frame frame(int64_t step, double time) const { return {step, time, x, y, {}, vx, vy, {}}; }
+    FrameData frame(int64_t step, double time) const {
+        return {
+            step, time, {Field::vector("position", {x, y}), Field::vector("velocity", {vx, vy})}};
+    }
 };
 
-ThermoSample sample(int k) {
+// md2d's observables: pe, ke, etotal, temperature, pressure.
+std::vector<ObservableColumn> columns() {
+    return {{"pe", "potential_energy"},
+            {"ke", "kinetic_energy"},
+            {"etotal", "total_energy"},
+            {"temperature", "temperature"},
+            {"pressure", "pressure"}};
+}
+
+struct Sample {
+    int64_t step;
+    double time, pe, ke, etotal, temperature, pressure;
+    ObservableSample observables() const {
+        return {step, time, {pe, ke, etotal, temperature, pressure}};
+    }
+};
+
+Sample sample(int k) {
     return {5 * k, 0.025 * k, -1.0 - k, 0.5 * k, -1.0 - 0.5 * k, 0.25 * k, 0.125 * k};
 }
 
 void write_file(const fs::path &path, int frames, int samples) {
     H5mdWriter w(path.string(), options());
     for (int f = 0; f < frames; ++f)
-        w.write_frame(FrameData(f).frame(10 * f, 0.05 * f));
+        w.write_frame(TestFrame(f).frame(10 * f, 0.05 * f));
     for (int k = 0; k < samples; ++k)
-        w.write_thermo(sample(k));
+        w.write_observables(columns(), sample(k).observables());
     EXPECT_EQ(w.frames(), frames);
 }
 
@@ -150,7 +171,7 @@ TEST(H5md, ReadBackWithTheHdf5Api) {
     auto vel = read_all<double>(f, "particles/all/velocity/value", H5T_NATIVE_DOUBLE, &dims);
     EXPECT_EQ(dims, (std::vector<hsize_t>{3, kN, 2}));
     for (int fr = 0; fr < 3; ++fr) {
-        FrameData want(fr);
+        TestFrame want(fr);
         for (int i = 0; i < kN; ++i) {
             size_t k = (size_t(fr) * kN + size_t(i)) * 2;
             EXPECT_EQ(pos[k], want.x[size_t(i)]);
@@ -180,8 +201,12 @@ TEST(H5md, WallBoxesHaveNoBoundary) {
     fs::path path = temp_file("walls.h5");
     H5mdOptions o = options();
     o.periodic = false;
-    o.velocity = false;
-    { H5mdWriter w(path.string(), o); }
+    {
+        H5mdWriter w(path.string(), o);
+        FrameData only_position = TestFrame(0).frame(0, 0.0);
+        only_position.fields.pop_back();
+        w.write_frame(only_position);
+    }
     hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     ASSERT_GE(f, 0);
     EXPECT_EQ(read_string_attr(f, "particles/all/box", "boundary"),
@@ -197,9 +222,9 @@ TEST(H5md, AnInterruptedRunLeavesAReadableFile) {
     ASSERT_GE(pid, 0);
     if (pid == 0) { // child: two frames, then dies without closing anything
         H5mdWriter *w = new H5mdWriter(path.string(), options());
-        w->write_frame(FrameData(0).frame(0, 0.0));
-        w->write_frame(FrameData(1).frame(10, 0.05));
-        w->write_thermo(sample(0));
+        w->write_frame(TestFrame(0).frame(0, 0.0));
+        w->write_frame(TestFrame(1).frame(10, 0.05));
+        w->write_observables(columns(), sample(0).observables());
         _exit(0);
     }
     int status = 0;
@@ -210,7 +235,7 @@ TEST(H5md, AnInterruptedRunLeavesAReadableFile) {
     std::vector<hsize_t> dims;
     auto pos = read_all<double>(f, "particles/all/position/value", H5T_NATIVE_DOUBLE, &dims);
     EXPECT_EQ(dims, (std::vector<hsize_t>{2, kN, 2}));
-    EXPECT_EQ(pos[size_t(kN) * 2], FrameData(1).x[0]);
+    EXPECT_EQ(pos[size_t(kN) * 2], TestFrame(1).x[0]);
     EXPECT_EQ(read_all<double>(f, "observables/potential_energy/value", H5T_NATIVE_DOUBLE),
               (std::vector<double>{sample(0).pe}));
     H5Fclose(f);
@@ -221,8 +246,125 @@ TEST(H5md, WrongArrayLengthsAreRejected) {
     fs::path path = temp_file("bad.h5");
     H5mdWriter w(path.string(), options());
     std::vector<double> short_x(kN - 1, 0.0), ok(kN, 0.0);
-    EXPECT_THROW(w.write_frame({0, 0.0, short_x, ok, {}, ok, ok, {}}), std::invalid_argument);
+    EXPECT_THROW(w.write_frame({0, 0.0, {Field::vector("position", {short_x, ok})}}),
+                 std::invalid_argument);
+    // A frame needs a position, spatial with dim components.
+    EXPECT_THROW(w.write_frame({0, 0.0, {Field::vector("velocity", {ok, ok})}}),
+                 std::invalid_argument);
+    EXPECT_THROW(w.write_frame({0, 0.0, {Field::reals("position", {ok, ok})}}),
+                 std::invalid_argument);
+    EXPECT_THROW(w.write_frame({0, 0.0, {Field::vector("position", {ok, ok, ok})}}),
+                 std::invalid_argument);
+    EXPECT_THROW(w.write_observables(columns(), {0, 0.0, {1.0}}), std::invalid_argument);
     w.close();
+    fs::remove(path);
+}
+
+// A restart at step 20: frames and observables at steps >= 20 are dropped, new ones follow the
+// rest; integer fields keep their type.
+TEST(H5md, ResumeDropsEntriesFromTheRestartStepAndAppends) {
+    fs::path path = temp_file("resume.h5");
+    auto species = [](int f) {
+        std::vector<int64_t> s;
+        for (int i = 0; i < kN; ++i)
+            s.push_back(100 * f + i);
+        return s;
+    };
+    auto frame = [&](int f, int64_t step) {
+        FrameData d = TestFrame(f).frame(step, 0.5 * double(step));
+        d.fields.push_back(Field::integers("species", {species(f)}));
+        return d;
+    };
+    {
+        H5mdWriter w(path.string(), options());
+        for (int f = 0; f < 4; ++f)
+            w.write_frame(frame(f, 10 * f));
+        for (int k = 0; k <= 6; ++k)
+            w.write_observables(columns(), sample(k).observables());
+    }
+    {
+        H5mdWriter w(path.string(), options(), 20);
+        EXPECT_EQ(w.frames(), 2);
+        w.write_frame(frame(7, 20));
+        w.write_observables(columns(), {20, 10.0, {-7, -8, -9, -10, -11}});
+        w.write_observables(columns(), {25, 12.5, {-1, -2, -3, -4, -5}});
+        EXPECT_EQ(w.frames(), 3);
+    }
+    hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    std::vector<hsize_t> dims;
+    EXPECT_EQ(read_all<int64_t>(f, "particles/all/position/step", H5T_NATIVE_INT64),
+              (std::vector<int64_t>{0, 10, 20}));
+    EXPECT_EQ(read_all<double>(f, "particles/all/velocity/time", H5T_NATIVE_DOUBLE),
+              (std::vector<double>{0.0, 5.0, 10.0}));
+    auto pos = read_all<double>(f, "particles/all/position/value", H5T_NATIVE_DOUBLE, &dims);
+    EXPECT_EQ(dims, (std::vector<hsize_t>{3, kN, 2}));
+    for (int i = 0; i < kN; ++i) {
+        EXPECT_EQ(pos[size_t(2 * kN + i) * 2], TestFrame(7).x[size_t(i)]);
+        EXPECT_EQ(pos[size_t(kN + i) * 2], TestFrame(1).x[size_t(i)]);
+    }
+    auto sp = read_all<int64_t>(f, "particles/all/species/value", H5T_NATIVE_INT64, &dims);
+    EXPECT_EQ(dims, (std::vector<hsize_t>{3, kN}));
+    EXPECT_EQ(sp[size_t(2 * kN + 3)], 703);
+    hid_t d = H5Dopen2(f, "particles/all/species/value", H5P_DEFAULT);
+    hid_t t = H5Dget_type(d);
+    EXPECT_EQ(H5Tget_class(t), H5T_INTEGER);
+    H5Tclose(t);
+    H5Dclose(d);
+    EXPECT_EQ(read_all<int64_t>(f, "observables/total_energy/step", H5T_NATIVE_INT64),
+              (std::vector<int64_t>{0, 5, 10, 15, 20, 25}));
+    EXPECT_EQ(read_all<double>(f, "observables/pressure/value", H5T_NATIVE_DOUBLE),
+              (std::vector<double>{0.0, 0.125, 0.25, 0.375, -11, -5}));
+    H5Fclose(f);
+
+    // Another particle count, dimension or box is refused.
+    H5mdOptions other = options();
+    other.n = kN + 1;
+    EXPECT_THROW(H5mdWriter(path.string(), other, 10), std::runtime_error);
+    other = options();
+    other.box_edges = {10.0, 9.0};
+    EXPECT_THROW(H5mdWriter(path.string(), other, 10), std::runtime_error);
+    other = options();
+    other.dim = 3;
+    other.box_edges = {10.0, 8.0, 1.0};
+    EXPECT_THROW(H5mdWriter(path.string(), other, 10), std::runtime_error);
+    fs::remove(path);
+}
+
+// 3D: positions [frames, N, 3]; a one-component integer field is [frames, N].
+TEST(H5md, ThreeDimensionsAndIntegerFields) {
+    fs::path path = temp_file("3d.h5");
+    H5mdOptions o = options();
+    o.dim = 3;
+    o.box_edges = {4.0, 5.0, 6.0};
+    {
+        H5mdWriter w(path.string(), o);
+        TestFrame t(2);
+        std::vector<double> z(kN, 0.25);
+        std::vector<int64_t> ix(kN, 1), iy(kN, -2), iz(kN, 3), type{0, 1, 0, 1, 1};
+        w.write_frame(
+            {4,
+             0.5,
+             {Field::vector("position", {t.x, t.y, z}), Field::integers("image", {ix, iy, iz}),
+              Field::integers("species", {type})}});
+    }
+    hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    std::vector<hsize_t> dims;
+    auto pos = read_all<double>(f, "particles/all/position/value", H5T_NATIVE_DOUBLE, &dims);
+    EXPECT_EQ(dims, (std::vector<hsize_t>{1, kN, 3}));
+    EXPECT_EQ(pos[3 * 4 + 2], 0.25);
+    EXPECT_EQ(pos[3 * 4 + 0], TestFrame(2).x[4]);
+    auto image = read_all<int64_t>(f, "particles/all/image/value", H5T_NATIVE_INT64, &dims);
+    EXPECT_EQ(dims, (std::vector<hsize_t>{1, kN, 3}));
+    EXPECT_EQ((std::vector<int64_t>(image.begin(), image.begin() + 3)),
+              (std::vector<int64_t>{1, -2, 3}));
+    auto type = read_all<int64_t>(f, "particles/all/species/value", H5T_NATIVE_INT64, &dims);
+    EXPECT_EQ(dims, (std::vector<hsize_t>{1, kN}));
+    EXPECT_EQ(type, (std::vector<int64_t>{0, 1, 0, 1, 1}));
+    EXPECT_EQ(read_int_attr(f, "particles/all/box", "dimension"), (std::vector<int>{3}));
+    EXPECT_EQ(read_string_attr(f, "particles/all/box", "boundary").size(), 3u);
+    H5Fclose(f);
     fs::remove(path);
 }
 

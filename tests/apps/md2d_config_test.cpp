@@ -182,7 +182,7 @@ output:
     EXPECT_FALSE(c.output.csv);
     EXPECT_FALSE(c.output.progress);
     // The triangular lattice is centred in the explicit box.
-    Positions2D p = make_initial_positions(c);
+    Positions p = make_initial_positions(c);
     ASSERT_EQ(p.x.size(), 200u);
     double xmin = *std::min_element(p.x.begin(), p.x.end());
     double xmax = *std::max_element(p.x.begin(), p.x.end());

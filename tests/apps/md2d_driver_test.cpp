@@ -2,8 +2,8 @@
 // `md2d check` on good and bad configs, a run end to end, an unavailable backend, and Ctrl-C
 // in the middle of a run leaving a valid H5MD file.
 #include "backends/registry.h"
+#include "common/run_loop.h"
 #include "h5_read.h"
-#include "md2d/run.h"
 #include "md2d/simulation.h"
 #include "md2d_test_util.h"
 #include "test_process.h"
@@ -67,7 +67,10 @@ TEST(Md2dRun, OutputFilesReadBack) {
     const fs::path dir = fresh_temp_dir("outputs");
     Md2dConfig c = md2d_config(read_text(kTiny) + (SMELT_APPS_HAVE_VTK ? "  vtk: true\n" : ""));
     c.output.directory = dir.string();
-    RunReport r = run_md2d(c, md2d_physics(), nullptr);
+    Simulation run(c, md2d_physics());
+    RunOptions options;
+    options.app = "md2d";
+    RunReport r = run_simulation(c, run, c.integrator.steps, options);
     EXPECT_EQ(r.steps_done, 50);
     EXPECT_FALSE(r.interrupted);
     const int64_t n = c.n();
@@ -155,10 +158,16 @@ TEST(Md2dBinary, HelpVersionAndUsageErrors) {
     r = run_process(md2d() + " --version");
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.output.find(SMELT_VERSION), std::string::npos);
+    // Usage errors: exit status 2.
     r = run_process(md2d() + " run " + shell_quote(kTiny) + " --precision half");
-    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_EQ(r.status, 2) << r.output;
     r = run_process(md2d());
-    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_EQ(r.status, 2) << r.output;
+    r = run_process(md2d() + " run " + shell_quote(kTiny) + " --set no_equals_sign");
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("key.path=value"), std::string::npos) << r.output;
+    r = run_process(md2d() + " run " + shell_quote(kTiny) + " --frobnicate");
+    EXPECT_EQ(r.status, 2) << r.output;
 }
 
 TEST(Md2dBinary, CheckPrintsTheResolvedConfig) {
@@ -312,6 +321,103 @@ TEST(Md2dBinary, SigintFinishesTheStepAndLeavesAValidH5mdFile) {
     EXPECT_EQ(rows.back()[4], e.back());
     fs::remove_all(dir);
 }
+
+// Ctrl-C, then --restart from the checkpoint the stopped run wrote: the files equal those of a
+// run that went through to the same step (one thread each, so the energy sums round alike).
+TEST(Md2dBinary, SigintThenRestartEqualsAnUninterruptedRun) {
+    const fs::path dir = fresh_temp_dir("sigint_restart"), ref = fresh_temp_dir("sigint_ref");
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        const std::string out = dir.string();
+        execl(SMELT_MD2D, "md2d", "run", kTiny.c_str(), "--steps", "100000000", "--output",
+              out.c_str(), "--threads", "1", static_cast<char *>(nullptr));
+        _exit(127);
+    }
+    close(fds[1]);
+    std::string out;
+    const std::regex step20(R"((^|\n) +20 )");
+    bool seen = read_until(fds[0], out, 120.0,
+                           [&](const std::string &s) { return std::regex_search(s, step20); });
+    kill(pid, seen ? SIGINT : SIGKILL);
+    read_until(fds[0], out, 60.0, [](const std::string &) { return false; });
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(seen) << out;
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << out;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(stopped after (\d+) steps)"))) << out;
+    const long long end = std::stoll(m[1]) + 27;
+    const std::string common = " --steps " + std::to_string(end) + " --threads 1 --output ";
+    auto r =
+        run_process(md2d() + " run " + shell_quote(kTiny) + common + shell_quote(dir.string()) +
+                    " --restart " + shell_quote((dir / "md2d_tiny_checkpoint.h5").string()));
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("done after " + std::to_string(end) + " steps"), std::string::npos)
+        << r.output;
+    r = run_process(md2d() + " run " + shell_quote(kTiny) + common + shell_quote(ref.string()));
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(h5_series_difference((ref / "md2d_tiny.h5").string(), (dir / "md2d_tiny.h5").string(),
+                                   {"particles/all/position", "particles/all/velocity",
+                                    "observables/total_energy", "observables/pressure"}),
+              "");
+    EXPECT_EQ(read_text(dir / "md2d_tiny_thermo.csv"), read_text(ref / "md2d_tiny_thermo.csv"));
+    fs::remove_all(dir);
+    fs::remove_all(ref);
+}
+
+// Overrides reach the schema (errors say where the value came from) and the stored config text.
+TEST(Md2dBinary, SetOverridesAnyKey) {
+    auto r = run_process(md2d() + " check " + shell_quote(kTiny) + " --set integrator.steps=-1");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_EQ(r.output.rfind(kTiny + ": error: integrator.steps: must be >= 0 (got -1) (set on "
+                                     "the command line: --set integrator.steps=-1)",
+                             0),
+              0u)
+        << r.output;
+    r = run_process(md2d() + " check " + shell_quote(kTiny) + " --set system.densty=0.5");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("system.densty: unknown key (did you mean 'density'?)"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("--set system.densty=0.5"), std::string::npos) << r.output;
+    r = run_process(md2d() + " check " + shell_quote(kTiny) +
+                    " --set 'system.cells=[12, 12]' --set output.frame_interval=7");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("particles    144, square lattice 12 x 12"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("frames every 7 steps"), std::string::npos) << r.output;
+#if SMELT_APPS_HAVE_HDF5
+    const fs::path dir = fresh_temp_dir("set_run");
+    r = run_process(md2d() + " run " + shell_quote(kTiny) + " --steps 3 --output " +
+                    shell_quote(dir.string()) + " --set output.thermo_interval=1");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(read_csv(dir / "md2d_tiny_thermo.csv").size(), 4u); // steps 0, 1, 2, 3
+    hid_t f = H5Fopen((dir / "md2d_tiny.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    hid_t a = H5Aopen_by_name(f, "parameters", "config_yaml", H5P_DEFAULT, H5P_DEFAULT);
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, H5T_VARIABLE);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    char *text = nullptr;
+    ASSERT_GE(H5Aread(a, t, &text), 0);
+    const std::string stored = text;
+    H5free_memory(text);
+    H5Tclose(t);
+    H5Aclose(a);
+    H5Fclose(f);
+    EXPECT_EQ(stored, read_text(kTiny) + "\n# command-line overrides: --steps 3 --output " +
+                          dir.string() + " --set output.thermo_interval=1\n");
+    fs::remove_all(dir);
+#endif
+}
+
 #endif
 
 #endif // SMELT_MD2D

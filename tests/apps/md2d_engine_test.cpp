@@ -2,6 +2,7 @@
 // oracles: lattice sums by hand, finite differences of the engine's own energy, a brute-force C++
 // pair search, and conservation laws of the integrator.
 #include "common/neighbor_list.h"
+#include "common/thermo.h"
 #include "md2d/simulation.h"
 #include "md2d_test_util.h"
 
@@ -81,7 +82,7 @@ struct State {
 };
 
 State initial_state(const Md2dConfig &c) {
-    Positions2D p = make_initial_positions(c);
+    Positions p = make_initial_positions(c);
     auto v = make_velocities(2, c.n(), c.system.temperature, 1.0,
                              degrees_of_freedom(c.n(), 2, c.periodic()), c.system.seed);
     return {p.x, p.y, v[0], v[1]};

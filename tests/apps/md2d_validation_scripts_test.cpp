@@ -41,12 +41,19 @@ void write_run(const fs::path &path, double drift, double dx, int64_t n = 4, boo
                                   : 1.0 + double(i) + 0.01 * double(step);
             y[size_t(i)] = 2.0 + (step > 0 ? dx : 0.0);
         }
-        w.write_frame({step, 0.01 * double(step), x, y, {}, v, v, {}});
+        w.write_frame({step,
+                       0.01 * double(step),
+                       {Field::vector("position", {x, y}), Field::vector("velocity", {v, v})}});
     }
+    const std::vector<ObservableColumn> columns = {{"pe", "potential_energy"},
+                                                   {"ke", "kinetic_energy"},
+                                                   {"etotal", "total_energy"},
+                                                   {"temperature", "temperature"},
+                                                   {"pressure", "pressure"}};
     for (int64_t step = 0; step <= 100; step += 5) {
         double t = 0.01 * double(step);
         double e = -10.0 - drift * 10.0 * t / 1.0 + 1e-6 * std::sin(t);
-        w.write_thermo({step, t, e - 1.0, 1.0, e, 1.0, 0.5});
+        w.write_observables(columns, {step, t, {e - 1.0, 1.0, e, 1.0, 0.5}});
     }
 }
 

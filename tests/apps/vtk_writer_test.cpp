@@ -43,7 +43,8 @@ TEST(Vtk, FramesReadBackWithVtkXmlReader) {
     std::vector<double> vx{0.1, 0.2, 0.3, 0.4}, vy{-1.0, -2.0, -3.0, -4.0};
     {
         VtkWriter w(dir.string(), "md");
-        w.write_frame({0, 0.0, x, y, {}, vx, vy, {}});
+        w.write_frame(
+            {0, 0.0, {Field::vector("position", {x, y}), Field::vector("velocity", {vx, vy})}});
         // After each frame the index is complete and lists what exists so far.
         std::ifstream pvd(w.pvd_path());
         std::stringstream s;
@@ -51,7 +52,10 @@ TEST(Vtk, FramesReadBackWithVtkXmlReader) {
         EXPECT_NE(s.str().find("md_000000000.vtp"), std::string::npos);
         EXPECT_NE(s.str().find("</VTKFile>"), std::string::npos);
         x[3] = 7.0;
-        w.write_frame({20, 0.1, x, y, {}, vx, vy, {}});
+        w.write_frame({20,
+                       0.1,
+                       {Field::vector("position", {x, y}), Field::vector("velocity", {vx, vy}),
+                        Field::integers("species", {{0, 1, 1, 0}})}});
     }
     std::ifstream pvd(dir / "md.pvd");
     std::stringstream s;
@@ -87,6 +91,52 @@ TEST(Vtk, FramesReadBackWithVtkXmlReader) {
     vtkDataArray *id = poly->GetPointData()->GetArray("id");
     ASSERT_NE(id, nullptr);
     EXPECT_EQ(id->GetComponent(3, 0), 3.0);
+    vtkDataArray *species = poly->GetPointData()->GetArray("species");
+    ASSERT_NE(species, nullptr);
+    EXPECT_EQ(species->GetNumberOfComponents(), 1);
+    EXPECT_EQ(species->GetDataType(), VTK_TYPE_INT64);
+    EXPECT_EQ(species->GetComponent(1, 0), 1.0);
+    EXPECT_EQ(species->GetComponent(3, 0), 0.0);
+    fs::remove_all(dir);
+}
+
+// 3D points, and a restart at step 20: the index keeps the frames before it, the files of the
+// later ones are deleted, new frames are listed after the kept ones.
+TEST(Vtk, ThreeDimensionsAndResume) {
+    fs::path dir = temp_dir("vtk3d");
+    std::vector<double> x{0.5, 1.5}, y{1.0, 2.0}, z{-1.0, 3.0};
+    auto frame = [&](int64_t step) {
+        return FrameData{step, 0.01 * double(step), {Field::vector("position", {x, y, z})}};
+    };
+    {
+        VtkWriter w(dir.string(), "r", 3);
+        for (int64_t s : {0, 10, 20, 30})
+            w.write_frame(frame(s));
+    }
+    EXPECT_TRUE(fs::exists(dir / "r_000000030.vtp"));
+    {
+        VtkWriter w(dir.string(), "r", 3, int64_t(20));
+        z[1] = 7.0;
+        w.write_frame(frame(25));
+    }
+    std::ifstream in(dir / "r.pvd");
+    std::stringstream s;
+    s << in.rdbuf();
+    auto entries = VtkWriter::pvd_entries(s.str());
+    ASSERT_EQ(entries.size(), 3u);
+    EXPECT_EQ(entries[0].second, "r_000000000.vtp");
+    EXPECT_EQ(entries[1].second, "r_000000010.vtp");
+    EXPECT_EQ(entries[2], (std::pair<double, std::string>{0.25, "r_000000025.vtp"}));
+    EXPECT_FALSE(fs::exists(dir / "r_000000020.vtp"));
+    EXPECT_FALSE(fs::exists(dir / "r_000000030.vtp"));
+    vtkNew<vtkXMLPolyDataReader> reader;
+    reader->SetFileName((dir / "r_000000025.vtp").c_str());
+    reader->Update();
+    double p[3];
+    reader->GetOutput()->GetPoint(1, p);
+    EXPECT_EQ(p[0], 1.5);
+    EXPECT_EQ(p[1], 2.0);
+    EXPECT_EQ(p[2], 7.0);
     fs::remove_all(dir);
 }
 

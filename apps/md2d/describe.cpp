@@ -1,5 +1,5 @@
 // describe(): the resolved configuration in a few lines (md2d check, and the head of a run).
-#include "md2d/run.h"
+#include "md2d/config.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -15,10 +15,6 @@ std::string format(const char *fmt, ...) {
     std::vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     return buf;
-}
-
-std::string every(int64_t k) {
-    return k == 1 ? "every step" : "every " + std::to_string(k) + " steps";
 }
 
 } // namespace
@@ -54,17 +50,7 @@ std::string describe(const Md2dConfig &c) {
         CellGrid g = cell_grid(c);
         s += format(", %d x %d cells of %g x %g", g.ncx, g.ncy, g.cell_w, g.cell_h);
     }
-    s += format("\nengine       %s, %s precision, threads %s\n", to_string(c.backend),
-                to_string(c.precision), c.threads ? std::to_string(c.threads).c_str() : "all");
-    const auto &o = c.output;
-    s += "output       " + o.directory + "/: ";
-    std::string files;
-    auto add = [&](const std::string &f) { files += (files.empty() ? "" : ", ") + f; };
-    if (o.h5md) add(o.prefix + ".h5 (frames " + every(o.frame_interval) + ")");
-    if (o.vtk) add(o.prefix + "_*.vtp + " + o.prefix + ".pvd");
-    if (o.csv) add(o.prefix + "_thermo.csv");
-    s += (files.empty() ? "console only" : files) + "; thermo " + every(o.thermo_interval) + "\n";
-    return s;
+    return s + "\n" + describe_run(c);
 }
 
 } // namespace smelt::apps::md2d

@@ -1,0 +1,35 @@
+#include "common/kernel_file.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+namespace smelt::apps {
+
+namespace fs = std::filesystem;
+
+std::string find_kernel_file(const KernelFile &k, const char *argv0) {
+    if (const char *env = k.env_var.empty() ? nullptr : std::getenv(k.env_var.c_str());
+        env && *env) {
+        if (!fs::is_regular_file(env))
+            throw std::runtime_error(k.env_var + "=" + env + ": no such file");
+        return env;
+    }
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) exe = fs::absolute(argv0 ? argv0 : "", ec);
+    std::vector<fs::path> tried = {exe.parent_path() / k.file_name};
+    if (!k.share_dir.empty())
+        tried.push_back(exe.parent_path() / "../share/smelt" / k.share_dir / k.file_name);
+    if (!k.source_default.empty()) tried.push_back(k.source_default);
+    std::string list;
+    for (const fs::path &p : tried) {
+        if (fs::is_regular_file(p, ec)) return fs::weakly_canonical(p, ec).string();
+        list += "\n  " + p.string();
+    }
+    throw std::runtime_error(k.file_name + " not found; looked in:" + list +
+                             (k.env_var.empty() ? "" : "\nset " + k.env_var + " to its path"));
+}
+
+} // namespace smelt::apps

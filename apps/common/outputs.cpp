@@ -1,0 +1,79 @@
+#include "common/outputs.h"
+
+#include "smelt.h"
+
+#include <filesystem>
+
+namespace smelt::apps {
+
+namespace fs = std::filesystem;
+
+Outputs::Outputs(const RunConfig &config, Stepper &stepper, const RunOptions &options,
+                 std::optional<int64_t> resume_step, std::vector<std::string> &files)
+    : app_(options.app), config_yaml_(config.source.text), columns_(stepper.columns()) {
+    const OutputConfig &o = config.output;
+    fs::create_directories(o.directory);
+    const Box box = stepper.box();
+    const int dim = int(box.edges.size());
+    if (o.h5md) {
+        H5mdOptions h;
+        h.n = stepper.n();
+        h.dim = dim;
+        h.box_edges = box.edges;
+        h.periodic = box.periodic;
+        h.creator = "smelt " + options.app;
+        h.creator_version = SMELT_VERSION;
+        h.config_yaml = config.source.text;
+        if (!options.units.empty()) h.units = options.units;
+        const std::string path = h5md_path(o);
+        if (resume_step && fs::exists(path))
+            h5md_ = std::make_unique<H5mdWriter>(path, h, *resume_step);
+        else
+            h5md_ = std::make_unique<H5mdWriter>(path, h);
+        files.push_back(path);
+    }
+    if (o.vtk) {
+        vtk_.emplace(o.directory, o.prefix, dim, resume_step);
+        files.push_back(vtk_->pvd_path());
+    }
+    std::string csv;
+    if (o.csv) {
+        csv = csv_path(o);
+        files.push_back(csv);
+    }
+    log_ = std::make_unique<ObservableLog>(options.console, csv, columns_, resume_step);
+    if (o.checkpoint) {
+        checkpoint_path_ = checkpoint_path(o);
+        files.push_back(checkpoint_path_);
+    }
+}
+
+void Outputs::sample(Stepper &stepper) {
+    ObservableSample s{stepper.step_index(), stepper.time(), stepper.sample()};
+    log_->write(s);
+    if (h5md_) h5md_->write_observables(columns_, s);
+}
+
+void Outputs::frame(Stepper &stepper) {
+    if (!h5md_ && !vtk_) return;
+    FrameData f{stepper.step_index(), stepper.time(), stepper.frame()};
+    if (h5md_) h5md_->write_frame(f);
+    if (vtk_) vtk_->write_frame(f);
+}
+
+void Outputs::checkpoint(Stepper &stepper) {
+    if (checkpoint_path_.empty()) return;
+    Checkpoint ck = stepper.save();
+    ck.app = app_;
+    ck.step = stepper.step_index();
+    ck.time = stepper.time();
+    ck.config_yaml = config_yaml_;
+    write_checkpoint(checkpoint_path_, ck);
+}
+
+void Outputs::close() {
+    log_->close();
+    if (h5md_) h5md_->close();
+}
+
+} // namespace smelt::apps

@@ -1,0 +1,82 @@
+// The run-config section every app shares: where the kernels run (`backend`, `precision`,
+// `threads`) and what a run writes (`output:`). An app's config type derives from RunConfig and
+// adds its own sections; parse_run_config() reads the shared keys of the root mapping:
+//
+//   backend: cpu            # cpu | opencl | cuda
+//   precision: double       # double | single
+//   threads: 0              # CPU threads, 0 = all
+//   output:
+//     directory: out/md2d   # prefix: md2d, frame_interval: 100, thermo_interval: 100,
+//     h5md: true            # vtk: false, csv: true, progress: true,
+//     checkpoint: true      # checkpoint_interval: 0 (0 = only at the end of the run)
+#pragma once
+
+#include "common/config_yaml.h"
+#include "smelt.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace smelt::apps {
+
+enum class Backend { Cpu, OpenCL, Cuda };
+enum class Precision { Single, Double };
+
+struct OutputConfig {
+    std::string directory = "out/app"; // relative to the working directory
+    std::string prefix = "app";        // file names: <prefix>.h5, <prefix>_thermo.csv, ...
+    int64_t frame_interval = 100;      // steps between trajectory frames (H5MD, VTK)
+    int64_t thermo_interval = 100;     // steps between observable samples (console, CSV, H5MD)
+    bool h5md = true;
+    bool vtk = false;
+    bool csv = true;
+    bool progress = true;
+    // A restart file <prefix>_checkpoint.h5 at the end of every run (done or stopped), and with
+    // checkpoint_interval N > 0 also every N steps. On by default when built with HDF5.
+    bool checkpoint = true;
+    int64_t checkpoint_interval = 0;
+};
+
+struct RunConfig {
+    Backend backend = Backend::Cpu;
+    Precision precision = Precision::Double;
+    int threads = 0; // CPU threads; 0 = all
+    OutputConfig output;
+    ConfigSource source; // the file name, its text and command-line overrides (stored with results)
+};
+
+// An app's defaults for the output section.
+struct RunDefaults {
+    std::string directory; // "out/md2d"
+    std::string prefix;    // "md2d"
+};
+
+// The shared top-level keys, in the order an app's expect_keys lists them: backend, precision,
+// threads, then the app's own sections, then output.
+std::vector<std::string_view>
+with_run_config_keys(std::initializer_list<std::string_view> app_keys);
+
+// Reads backend, precision, threads and the output section of `root` (all optional).
+// ConfigError for a bad value, an unknown output key, or a format this build cannot write.
+RunConfig parse_run_config(const ConfigNode &root, const RunDefaults &defaults);
+
+const char *to_string(Backend b);
+const char *to_string(Precision p);
+
+// The engine options of a run: backend ("cpu", "opencl", "cuda") and precision.
+smelt::Options engine_options(const RunConfig &config);
+// Sets the CPU backend's thread count from config.threads (0 leaves the default: all cores, or
+// SMELT_NUM_THREADS / OMP_NUM_THREADS). Returns the count the CPU backend uses; 0 for GPUs.
+int configure_threads(const RunConfig &config);
+
+// Output file paths of a run.
+std::string h5md_path(const OutputConfig &o);       // <directory>/<prefix>.h5
+std::string csv_path(const OutputConfig &o);        // <directory>/<prefix>_thermo.csv
+std::string checkpoint_path(const OutputConfig &o); // <directory>/<prefix>_checkpoint.h5
+
+// The "engine" and "output" lines of an app's describe() (each ends with a newline).
+std::string describe_run(const RunConfig &config);
+
+} // namespace smelt::apps

@@ -1,0 +1,88 @@
+#include "common/run_loop.h"
+
+#include "common/outputs.h"
+#include "common/progress.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace smelt::apps {
+
+namespace {
+
+// Restores `stepper` from the checkpoint at `path`; returns its step.
+int64_t restore(Stepper &stepper, const std::string &path, const std::string &app, int64_t steps) {
+    Checkpoint ck = read_checkpoint(path);
+    if (ck.app != app)
+        throw CheckpointError(path + ": a checkpoint of '" + ck.app + "', not of " + app);
+    if (ck.step >= steps)
+        throw CheckpointError(path + ": the checkpoint is at step " + std::to_string(ck.step) +
+                              " and the run ends at step " + std::to_string(steps) +
+                              "; nothing to continue (raise the step count, e.g. with --steps)");
+    stepper.restore(ck);
+    if (stepper.step_index() != ck.step)
+        throw CheckpointError(path + ": the stepper did not restore the checkpoint's step");
+    return ck.step;
+}
+
+} // namespace
+
+RunReport run_simulation(const RunConfig &config, Stepper &stepper, int64_t steps,
+                         const RunOptions &options) {
+    RunReport report;
+    report.threads = configure_threads(config);
+    std::optional<int64_t> resume;
+    if (options.restart.empty())
+        stepper.initialize();
+    else
+        resume = restore(stepper, options.restart, options.app, steps);
+    stepper.compile_kernels(); // on a cold cache this takes seconds: keep it out of the timing
+    Outputs out(config, stepper, options, resume, report.files);
+
+    const OutputConfig &o = config.output;
+    const int64_t first = stepper.step_index();
+    Progress progress(steps, stderr, o.progress ? Progress::Mode::Auto : Progress::Mode::Off,
+                      first);
+    auto sample = [&](bool thermo, bool frame) {
+        // A redrawn bar shares the terminal with the observable lines: clear it first.
+        if (thermo && progress.mode() == Progress::Mode::Bar) std::fputs("\r\033[K", stderr);
+        if (thermo) out.sample(stepper);
+        if (frame) out.frame(stepper);
+    };
+
+    const auto t0 = std::chrono::steady_clock::now();
+    sample(first % o.thermo_interval == 0, first % o.frame_interval == 0);
+    while (stepper.step_index() < steps) {
+        stepper.step();
+        const int64_t s = stepper.step_index();
+        const bool last = s == steps || (options.stop && options.stop->requested());
+        sample(last || s % o.thermo_interval == 0, last || s % o.frame_interval == 0);
+        if (!last && o.checkpoint_interval > 0 && s % o.checkpoint_interval == 0)
+            out.checkpoint(stepper);
+        progress.update(s);
+        if (last) break;
+    }
+    progress.finish(stepper.step_index());
+    out.checkpoint(stepper);
+    out.close();
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    report.first_step = first;
+    report.steps_done = stepper.step_index();
+    report.interrupted = report.steps_done < steps;
+    report.summary = stepper.summary();
+    return report;
+}
+
+std::string summary_line(const RunReport &r, int64_t particles) {
+    const double rate =
+        r.seconds > 0 ? double(r.steps_done - r.first_step) * double(particles) / r.seconds : 0;
+    char head[160];
+    std::snprintf(head, sizeof head, "%s after %lld steps in %.3f s: %.4g particle-steps/s",
+                  r.interrupted ? "stopped" : "done", (long long)r.steps_done, r.seconds, rate);
+    std::string line = head;
+    for (const std::string &item : r.summary)
+        line += ", " + item;
+    return line + ", " + std::to_string(r.threads) + " CPU threads";
+}
+
+} // namespace smelt::apps
