@@ -4,6 +4,7 @@
 #include "codegen/dialect.h"
 #include "codegen/prelude.h"
 #include "frontend/ast_printer.h"
+#include "frontend/imports.h"
 #include "frontend/parser.h"
 #include "ir/passes/pass_list.h"
 #include "ir/printer.h"
@@ -32,6 +33,16 @@ std::shared_ptr<const ast::Module> parse_source(std::shared_ptr<const SourceFile
     return module;
 }
 
+std::shared_ptr<const ast::Module> parse_program(std::shared_ptr<const SourceFile> main,
+                                                 const std::vector<std::string> &kernel_path) {
+    auto module =
+        frontend::load_program(std::move(main), frontend::kernel_search_path(kernel_path));
+    if (debug::level() >= 4)
+        for (const ast::Module *m : module->program_modules())
+            debug::dump("ast of " + m->source->name(), frontend::print_ast(*m));
+    return module;
+}
+
 std::shared_ptr<ir::Module> build_ir(const ast::Module &module,
                                      const std::vector<KernelRequest> &requests,
                                      const CompileOptions &options) {
@@ -53,20 +64,21 @@ std::string emit_source(const ir::Module &module, const std::string &backend) {
 std::vector<Diagnostic> check_functions(const ast::Module &module,
                                         const std::vector<std::string> &names,
                                         const CompileOptions &options) {
-    std::vector<const ast::FunctionDef *> fns;
+    // (the name a function is asked for by, which may be an imported alias; the function)
+    std::vector<std::pair<std::string, const ast::FunctionDef *>> fns;
     for (const auto &n : names) {
-        const ast::FunctionDef *fn = module.find_function(n);
+        const ast::FunctionDef *fn = module.resolve_function(n);
         if (!fn) throw UsageError("no function named '" + n + "' in " + module.source->name());
-        fns.push_back(fn);
+        fns.emplace_back(n, fn);
     }
     if (names.empty())
         for (const auto &fn : module.functions)
-            if (fn->is_annotated()) fns.push_back(fn.get());
+            if (fn->is_annotated()) fns.emplace_back(fn->name, fn.get());
     // A function with parameters typed only at the call (JIT) cannot be type-checked alone:
     // its syntax is checked, the rest when a primitive specialises it.
     std::vector<KernelRequest> requests;
     std::vector<Diagnostic> untyped_errors;
-    for (const ast::FunctionDef *fn : fns) {
+    for (const auto &[name, fn] : fns) {
         DiagnosticSink scratch(module.source);
         auto declared = types::read_declared_types(*fn, false, scratch);
         bool typed = true;
@@ -74,7 +86,7 @@ std::vector<Diagnostic> check_functions(const ast::Module &module,
             typed = typed &&
                     (declared.params[k] || fn->params[k].name == "i" || fn->params[k].name == "N");
         if (typed)
-            requests.push_back({fn->name, {}, {}});
+            requests.push_back({name, {}, {}});
         else {
             untyped_errors.insert(untyped_errors.end(), fn->errors.begin(), fn->errors.end());
             for (const auto &d : scratch.diagnostics())
@@ -88,9 +100,7 @@ std::vector<Diagnostic> check_functions(const ast::Module &module,
         out = e.diagnostics();
     }
     out.insert(out.end(), untyped_errors.begin(), untyped_errors.end());
-    std::stable_sort(out.begin(), out.end(), [](const Diagnostic &a, const Diagnostic &b) {
-        return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
-    });
+    sort_diagnostics(out, module.source->name());
     return out;
 }
 

@@ -37,8 +37,16 @@ struct CompileOptions {
 std::shared_ptr<const SourceFile> read_source_file(const std::string &path);
 
 // Lexes and parses a whole file (stage dump at SMELT_DEBUG >= 4). Errors inside functions are
-// kept with each function and reported only when it is compiled.
+// kept with each function and reported only when it is compiled. Its `from ... import`s are
+// not followed (see parse_program).
 std::shared_ptr<const ast::Module> parse_source(std::shared_ptr<const SourceFile> file);
+
+// parse_source() of `main` and of every kernel file it imports (kernel libraries, see
+// frontend/imports.h and docs/LANGUAGE.md): modules are looked for in main's directory, then in
+// `kernel_path`, then in $SMELT_KERNEL_PATH. Throws CompileError for module-level syntax errors
+// in any of the files and for names imported from a kernel file that it does not define.
+std::shared_ptr<const ast::Module> parse_program(std::shared_ptr<const SourceFile> main,
+                                                 const std::vector<std::string> &kernel_path = {});
 
 // Types and lowers the requested functions and their callees, then runs the IR pass script
 // (dumps at SMELT_DEBUG >= 2). Throws CompileError with every diagnostic found.

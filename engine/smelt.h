@@ -58,14 +58,29 @@ struct Options {
     Precision precision = Precision::Double;
 };
 
-// A kernel file (or text), parsed once. Cheap to copy: copies share the parsed module.
+// How a Program is made.
+struct ProgramOptions {
+    // Directories searched for the kernel files a program imports (`from box import f` reads
+    // box.py), after the importing file's own directory and before $SMELT_KERNEL_PATH
+    // (docs/LANGUAGE.md, "Kernel libraries").
+    std::vector<std::string> kernel_path;
+};
+
+// A kernel file (or text), parsed once, with the kernel files it imports. Cheap to copy: copies
+// share the parsed modules.
 class Program {
 public:
-    // UsageError when the file cannot be read; CompileError when it is not readable Python at
-    // module level (errors inside functions are reported when a function is compiled or checked).
-    static Program from_file(const std::string &path);
+    // UsageError when the file cannot be read; CompileError when it or a kernel file it imports
+    // is not readable Python at module level, or when it imports a name that an imported kernel
+    // file does not define (errors inside functions are reported when a function is compiled or
+    // checked).
+    static Program from_file(const std::string &path, const ProgramOptions &options = {});
     // `line_offset`: lines before `text` in the file it was taken from (inspect.getsource).
+    // `name` is a path when the text is (a version of) a file: its directory is searched first
+    // for imported kernel files; a name starting with '<' ("<string>") has no directory.
     static Program from_source(std::string name, std::string text, int line_offset = 0);
+    static Program from_source(std::string name, std::string text, const ProgramOptions &options,
+                               int line_offset = 0);
 
     // Every diagnostic of the named functions (all annotated functions when empty); empty when
     // clean. Functions with parameters typed only at the call are checked for syntax only.
@@ -73,8 +88,11 @@ public:
                                   Precision precision = Precision::Double) const;
 
     const std::string &name() const;                 // the file name given
-    std::vector<std::string> function_names() const; // every def, in file order
+    std::vector<std::string> function_names() const; // every def of the file, in file order
+    // True for the file's own functions and those it imports from kernel files.
     bool has_function(const std::string &name) const;
+    // The names of the kernel files the program imports (transitively), in the order found.
+    std::vector<std::string> imported_files() const;
 
     // Engine internals (the parsed module); not part of the stable API.
     const primitives::ProgramData &data() const { return *data_; }

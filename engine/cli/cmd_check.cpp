@@ -1,4 +1,5 @@
-// smelt check FILE [--func NAME]...: every error in the kernel functions, without compiling.
+// smelt check FILE [--func NAME]... [--path DIR]...: every error in the kernel functions (and the
+// library functions they call), without compiling.
 #include "cli/commands.h"
 
 #include "pipeline.h"
@@ -18,6 +19,7 @@ struct CheckArgs {
     std::string file;
     std::vector<std::string> funcs;
     std::string precision = "double";
+    std::vector<std::string> path; // kernel search path (--path, repeatable)
 };
 
 void print_diagnostics(const std::vector<Diagnostic> &diags) {
@@ -31,8 +33,9 @@ void run_check(const CheckArgs &args) {
     options.precision = args.precision == "single" ? Precision::Single : Precision::Double;
     std::shared_ptr<const ast::Module> module;
     try {
-        module = parse_source(read_source_file(args.file));
-    } catch (const CompileError &e) { // the file is not readable Python at module level
+        module = parse_program(read_source_file(args.file), args.path);
+    } catch (const CompileError &e) { // a file is not readable Python at module level, or an
+                                      // import names what its kernel file does not define
         print_diagnostics(e.diagnostics());
         exit_status() = 1;
         return;
@@ -62,6 +65,9 @@ void add_check_command(CLI::App &app) {
                     "function; functions typed only at the call are checked for syntax)");
     cmd->add_option("--precision", args->precision, "double (default) or single")
         ->check(CLI::IsMember({"single", "double"}));
+    cmd->add_option("--path", args->path,
+                    "Directory searched for imported kernel files, after the file's own "
+                    "directory and before $SMELT_KERNEL_PATH (repeatable)");
     cmd->callback([args] { run_check(*args); });
 }
 

@@ -22,6 +22,7 @@ struct EmitArgs {
     std::string signature;
     std::string precision = "double";
     std::string primitive = "none";
+    std::vector<std::string> path; // kernel search path (--path, repeatable)
 };
 
 // "x=doublep, n=int" → {x: doublep, n: int}.
@@ -60,8 +61,8 @@ void run_emit(const EmitArgs &args) {
     options.backend = args.backend.substr(0, args.backend.find(':'));
     const std::map<std::string, Type> sig = parse_signature(args.signature);
     try {
-        auto module = parse_source(read_source_file(args.file));
-        const ast::FunctionDef *fn = module->find_function(args.func);
+        auto module = parse_program(read_source_file(args.file), args.path);
+        const ast::FunctionDef *fn = module->resolve_function(args.func);
         if (!fn) throw UsageError("no function named '" + args.func + "' in " + args.file);
         for (const auto &[name, _] : sig) {
             bool found = false;
@@ -105,6 +106,9 @@ void add_emit_command(CLI::App &app) {
     cmd->add_option("file", args->file, "Kernel file (.py)")->required();
     cmd->add_option("func", args->func, "Function to emit")->required();
     cmd->add_option("--backend", args->backend, "Target backend (default cpu)");
+    cmd->add_option("--path", args->path,
+                    "Directory searched for imported kernel files, after the file's own "
+                    "directory and before $SMELT_KERNEL_PATH (repeatable)");
     cmd->add_option("--signature", args->signature,
                     "Types of unannotated parameters, e.g. 'x=doublep,n=int'");
     cmd->add_option("--precision", args->precision, "double (default) or single")

@@ -18,9 +18,12 @@ std::string line_directive(int line, const std::string &file) {
 }
 
 void Output::map(SourceLoc loc) {
-    if (file_.empty() || !loc.valid() || next_line_ == loc.line) return;
-    text_ += line_directive(loc.line, file_) + "\n";
+    // A function imported from a kernel library maps to its own file.
+    const std::string &file = loc.file ? loc.file->name() : file_;
+    if (file.empty() || !loc.valid() || (next_line_ == loc.line && file == mapped_file_)) return;
+    text_ += line_directive(loc.line, file) + "\n";
     next_line_ = loc.line;
+    mapped_file_ = file;
 }
 
 void Output::line(const std::string &text) {

@@ -11,8 +11,9 @@
 
 namespace smelt::codegen::detail {
 
-// Lines of source text at an indent. When `file` is set, map() emits a #line directive before a
-// statement unless the compiler already counts that line number for it.
+// Lines of source text at an indent. map() emits a #line directive before a statement, naming
+// the location's own file (else `file`), unless the compiler already counts that line of that
+// file for it; without a file name there are no directives.
 class Output {
 public:
     explicit Output(std::string file) : file_(std::move(file)) {}
@@ -25,7 +26,8 @@ private:
     std::string file_;
     std::string text_;
     int indent_ = 0;
-    int next_line_ = -1; // the line number the compiler gives the next line; -1 unknown
+    int next_line_ = -1;      // the line number the compiler gives the next line; -1 unknown
+    std::string mapped_file_; // the file name of the last directive
 };
 
 // "#line N \"file\"" with the file name escaped for a C string literal.

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -94,7 +95,10 @@ struct Param {
     ExprPtr default_value; // may be null
 };
 
+struct Module;
+
 struct FunctionDef {
+    const Module *module = nullptr; // the file it is defined in
     std::string name;
     SourceLoc loc; // of the name after `def`
     std::vector<ExprPtr> decorators;
@@ -111,19 +115,78 @@ struct FunctionDef {
 };
 
 struct Constant {
+    const Module *module = nullptr; // the file it is defined in
     std::string name;
     SourceLoc loc;
     ExprPtr value;
 };
 
+// One name of `from MODULE import NAME [as ALIAS]`.
+struct ImportedName {
+    std::string name;  // in the imported module
+    std::string alias; // the name bound here (`name` when there is no `as`)
+    SourceLoc loc;     // of `name`
+};
+
+// `from [.]*MODULE import ...`. `import MODULE` statements are not kept here: a kernel cannot use
+// what they bind (dotted names are not part of the language).
+struct Import {
+    std::string module; // dotted, without the leading dots ("" in `from . import x`)
+    int level = 0;      // leading dots: 0 absolute, 1 the importing file's directory, ...
+    bool star = false;  // `from MODULE import *`
+    std::vector<ImportedName> names;
+    SourceLoc loc; // of the module name
+    // Set when the program is loaded (frontend/imports.h): the kernel file the module is, or
+    // null when there is none (math, numpy, ...: an ordinary Python import). `searched` lists
+    // the directories that were searched, for the error when a kernel calls such a name.
+    const Module *resolved = nullptr;
+    std::vector<std::string> searched;
+};
+
+// What a name means at the top level of a file, for kernels: a function or a numeric constant
+// of some file of the program (null both when it is neither), and the import that brought it in
+// when it is not the file's own (null for the file's own names and for unbound names).
+struct Binding {
+    const FunctionDef *function = nullptr;
+    const Constant *constant = nullptr;
+    const Import *import = nullptr;         // the first import on the way, in the asking file
+    const ImportedName *imported = nullptr; // its name entry (null for a star import)
+};
+
+// One parsed file. A program is the main file plus the kernel files it imports (transitively);
+// the main file owns the others (`imported_modules`), and each file's names are its own, as in
+// Python: a function sees the functions and constants of its own file and what that file imports.
 struct Module {
     std::shared_ptr<const SourceFile> source;
     std::vector<std::unique_ptr<FunctionDef>> functions; // in file order
     std::vector<Constant> constants;                     // module-level NAME = <expr>
-    std::vector<std::string> imported_names;              // names bound by import statements
+    std::vector<std::string> imported_names;             // names bound by import statements
+    std::vector<Import> imports;                         // `from ... import` statements
+    // Every identifier in the file's top-level Python that is not a kernel construct (classes,
+    // other assignments, `if` blocks, ...): a name imported from this file that is none of its
+    // functions or constants is an error only when it is not even among these.
+    std::set<std::string> other_names;
+    // On the main file only: the other files of the program, in the order they were found.
+    std::vector<std::shared_ptr<const Module>> imported_modules;
 
+    // This file's own definitions (the last one of a name wins, as in Python).
     const FunctionDef *find_function(const std::string &name) const;
     const Constant *find_constant(const std::string &name) const;
+
+    // What `name` means in this file: its own function or constant first, else a name it
+    // imports from a kernel file (followed through that file's own imports).
+    Binding resolve(const std::string &name) const;
+    const FunctionDef *resolve_function(const std::string &name) const {
+        return resolve(name).function;
+    }
+    const Constant *resolve_constant(const std::string &name) const {
+        return resolve(name).constant;
+    }
+    // The `from ... import` that binds `name` in this file (the last one), or null.
+    const Import *import_of(const std::string &name, const ImportedName **entry = nullptr) const;
+
+    // The files of the program, this one first (call it on the main file).
+    std::vector<const Module *> program_modules() const;
 };
 
 } // namespace smelt::ast

@@ -12,6 +12,7 @@ namespace smelt::frontend::detail {
 
 struct Cursor {
     std::string_view src;
+    const SourceFile *file = nullptr; // stamped on every location
     int line_offset = 0;
     size_t pos = 0;
     int line = 1;          // physical line of `pos`, 1-based
@@ -20,7 +21,9 @@ struct Cursor {
     bool eof() const { return pos >= src.size(); }
     // The byte `ahead` positions on, or '\0' past the end.
     char peek(size_t ahead = 0) const { return pos + ahead < src.size() ? src[pos + ahead] : '\0'; }
-    SourceLoc loc() const { return {line + line_offset, static_cast<int>(pos - line_start) + 1}; }
+    SourceLoc loc() const {
+        return {line + line_offset, static_cast<int>(pos - line_start) + 1, file};
+    }
     // Steps over the '\n' at `pos`, starting the next physical line.
     void newline() {
         ++pos;

@@ -67,6 +67,7 @@ class Lexer {
 public:
     Lexer(const SourceFile &file, DiagnosticSink &sink) : sink_(sink) {
         c_.src = file.text();
+        c_.file = &file;
         c_.line_offset = file.line_offset();
     }
 

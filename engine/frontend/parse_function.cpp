@@ -18,7 +18,7 @@ void Parser::parse_decorated(ast::Module &m) {
         skip_line();
     }
     if (at_name("class")) { // a decorated class: ordinary Python
-        skip_statement();
+        skip_python_statement(m);
         return;
     }
     if (at_name("async") && at_name("def", 1)) {

@@ -139,10 +139,22 @@ std::shared_ptr<ast::Module> Parser::parse_module() {
         } catch (const ParseError &e) {
             module_errors_.error(e.loc, e.message);
             fn_errors_ = nullptr;
-            skip_statement();
+            skip_python_statement(*m);
         }
     }
+    for (auto &fn : m->functions)
+        fn->module = m.get();
+    for (auto &c : m->constants)
+        c.module = m.get();
     return m;
+}
+
+void Parser::skip_python_statement(ast::Module &m) {
+    const size_t start = pos_;
+    skip_statement();
+    for (size_t k = start; k < pos_; ++k)
+        if (tokens_[k].kind == TokenKind::Name && !is_keyword(tokens_[k].text))
+            m.other_names.insert(tokens_[k].text);
 }
 
 void Parser::parse_top_level(ast::Module &m) {
@@ -160,23 +172,23 @@ void Parser::parse_top_level(ast::Module &m) {
         parse_decorated(m);
     } else if (t.kind == TokenKind::Name && !is_keyword(t.text) &&
                (at_op("=", 1) || at_op(":", 1))) {
-        if (!try_parse_constant(m)) skip_statement();
+        if (!try_parse_constant(m)) skip_python_statement(m);
     } else {
-        skip_statement(); // ordinary Python (classes, main block, ...): never compiled
+        skip_python_statement(m); // ordinary Python (classes, main block, ...): never compiled
     }
 }
 
 // import a.b [as c], ... | from [.]*a.b import (x [as y], ... | *)
 void Parser::parse_import(ast::Module &m) {
     auto dotted = [&]() {
-        std::string first;
+        std::string path;
         do {
             if (!at(TokenKind::Name)) fail(peek().loc, "expected a module name");
-            std::string part = advance().text;
-            if (first.empty()) first = part;
+            path += (path.empty() ? "" : ".") + advance().text;
         } while (accept_op("."));
-        return first;
+        return path;
     };
+    auto first_part = [](const std::string &path) { return path.substr(0, path.find('.')); };
     auto alias_or = [&](std::string name) {
         if (!accept_name("as")) return name;
         if (!at(TokenKind::Name)) fail(peek().loc, "expected a name after 'as'");
@@ -184,29 +196,36 @@ void Parser::parse_import(ast::Module &m) {
     };
     if (accept_name("import")) {
         do {
-            m.imported_names.push_back(alias_or(dotted()));
+            std::string path = dotted();
+            m.imported_names.push_back(at_name("as") ? alias_or(path) : first_part(path));
         } while (accept_op(","));
     } else {
-        advance(); // from
-        bool relative = false;
+        ast::Import imp;
+        imp.loc = advance().loc; // from
         while (at_op(".") || at_op("...")) {
-            advance();
-            relative = true;
+            imp.level += static_cast<int>(advance().text.size());
         }
-        std::string module = at_name("import") && relative ? "" : dotted();
+        if (!at_name("import") || imp.level == 0) {
+            imp.loc = peek().loc;
+            imp.module = dotted();
+        }
         if (!accept_name("import")) fail(peek().loc, "expected 'import'");
         if (accept_op("*")) {
             m.imported_names.push_back("*"); // everything the module exports
+            imp.star = true;
         } else {
             bool paren = accept_op("(");
             do {
                 if (paren && at_op(")")) break;
                 if (!at(TokenKind::Name)) fail(peek().loc, "expected a name to import");
-                std::string name = alias_or(advance().text);
-                if (module != "__future__") m.imported_names.push_back(name);
+                const Token &name = advance();
+                ast::ImportedName n{name.text, alias_or(name.text), name.loc};
+                if (imp.module != "__future__") m.imported_names.push_back(n.alias);
+                imp.names.push_back(std::move(n));
             } while (accept_op(","));
             if (paren) expect_op(")");
         }
+        if (imp.module != "__future__") m.imports.push_back(std::move(imp));
     }
     if (!accept_op(";")) expect_newline();
 }
@@ -252,7 +271,7 @@ bool is_numeric_expr(const ast::Expr &e, const ast::Module &m, bool &has_number)
 bool Parser::try_parse_constant(ast::Module &m) {
     const size_t start = pos_;
     const Token &name = advance();
-    ast::Constant c{name.text, name.loc, nullptr};
+    ast::Constant c{nullptr, name.text, name.loc, nullptr};
     bool numeric = false;
     try {
         if (accept_op(":")) parse_expr(); // the annotation says nothing a kernel needs

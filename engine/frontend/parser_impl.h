@@ -51,6 +51,8 @@ private:
     void skip_balanced_until(const char *stops); // to a stop character outside brackets
     void skip_statement();                       // the line, then its indented block if any
     void skip_clauses(); // elif/else/except/finally clauses after a skipped statement
+    // skip_statement() at top level, remembering the names in it (ast::Module::other_names).
+    void skip_python_statement(ast::Module &m);
 
     // --- module level (parser.cpp)
     void parse_top_level(ast::Module &m);

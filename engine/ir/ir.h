@@ -154,6 +154,9 @@ struct Function {
 
 struct Module {
     std::shared_ptr<const SourceFile> source;
+    // The other files functions come from (kernel libraries): kept alive because SourceLocs
+    // point at their files.
+    std::vector<std::shared_ptr<const SourceFile>> other_files;
     // Callees before callers, so a C-family emitter needs no forward declarations.
     std::vector<std::shared_ptr<Function>> functions;
     const Function *find(const std::string &name) const;

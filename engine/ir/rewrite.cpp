@@ -130,6 +130,7 @@ std::shared_ptr<Module> rewrite_module(const Module &m, const ExprRewrite &post,
                                        const StmtRewrite &stmt_post) {
     auto out = std::make_shared<Module>();
     out->source = m.source;
+    out->other_files = m.other_files;
     for (const auto &f : m.functions) {
         auto g = std::make_shared<Function>(*f);
         g->body = rewrite_block(f->body, post, stmt_post);

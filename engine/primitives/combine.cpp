@@ -7,13 +7,19 @@ namespace smelt::primitives {
 
 namespace {
 
-// A name no function of `user` can be emitted under: emitted names are the user's names, with
-// suffixes for further specialisations or clashes, so no user name may start with ours.
+// A name no function of `user` can be emitted under: emitted names are the user's names (or the
+// aliases they are imported under), with suffixes for further specialisations or clashes, so no
+// user name may start with ours.
 std::string fresh_name(const std::string &base, const ast::Module *user) {
     auto clashes = [&](const std::string &candidate) {
         if (!user) return false;
-        for (const auto &fn : user->functions)
-            if (fn->name.rfind(candidate, 0) == 0) return true;
+        for (const ast::Module *file : user->program_modules()) {
+            for (const auto &fn : file->functions)
+                if (fn->name.rfind(candidate, 0) == 0) return true;
+            for (const auto &imp : file->imports) // requested under an alias
+                for (const auto &n : imp.names)
+                    if (n.alias.rfind(candidate, 0) == 0) return true;
+        }
         return false;
     };
     std::string name = base;

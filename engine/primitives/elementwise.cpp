@@ -69,7 +69,7 @@ bool distinct_arrays(const std::vector<const Arg *> &args, const Backend &backen
 } // namespace
 
 size_t elementwise_arity(const ast::Module &module, const std::string &func) {
-    const ast::FunctionDef *fn = module.find_function(func);
+    const ast::FunctionDef *fn = module.resolve_function(func);
     if (!fn) throw UsageError("no function named '" + func + "' in " + module.source->name());
     if (fn->params.empty())
         throw UsageError("'" + func +
@@ -87,7 +87,7 @@ ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &f
         throw UsageError("'" + func + "' takes " + std::to_string(arity) +
                          " argument(s) after the index, but " + std::to_string(given.size()) +
                          " were given");
-    const ast::FunctionDef &fn = *module.find_function(func);
+    const ast::FunctionDef &fn = *module.resolve_function(func);
     const auto declared = declared_param_types(module, fn);
 
     KernelRequest request{func, {}, {}};
@@ -162,7 +162,7 @@ Elementwise::Elementwise(const Program &program, const std::string &func, Option
     s_->options = std::move(options);
     const ast::Module &module = *program.data().module;
     const size_t arity = primitives::elementwise_arity(module, func);
-    const ast::FunctionDef &fn = *module.find_function(func);
+    const ast::FunctionDef &fn = *module.resolve_function(func);
     for (size_t k = 0; k < arity; ++k)
         s_->names.push_back(fn.params[k + 1].name);
     s_->backend = &primitives::resolve_backend(s_->options);

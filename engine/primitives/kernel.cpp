@@ -39,8 +39,9 @@ SourceLoc local_mem_declaration(const ast::FunctionDef &fn) {
 }
 
 const ast::FunctionDef *ast_function_at(const ast::Module &m, SourceLoc loc) {
-    for (const auto &f : m.functions)
-        if (f->loc.line == loc.line && f->loc.col == loc.col) return f.get();
+    for (const ast::Module *file : m.program_modules())
+        for (const auto &f : file->functions)
+            if (f->loc.same_place(loc)) return f.get();
     return nullptr;
 }
 

@@ -82,7 +82,7 @@ Kernel::Kernel(const Program &program, const std::string &func, Options options)
     s.func = func;
     s.options = std::move(options);
     const ast::Module &module = *program.data().module;
-    const ast::FunctionDef *fn = module.find_function(func);
+    const ast::FunctionDef *fn = module.resolve_function(func);
     if (!fn) throw UsageError("no function named '" + func + "' in " + program.name());
     s.backend = &primitives::resolve_backend(s.options);
     const std::string backend = s.backend->name();

@@ -63,7 +63,7 @@ ReductionSpec ReductionState::specialise(const std::vector<Arg> &args) const {
         signature = "ary=" + args[0].type().str();
     } else {
         const ast::Module &module = *program->data().module;
-        const ast::FunctionDef &fn = *module.find_function(map_func);
+        const ast::FunctionDef &fn = *module.resolve_function(map_func);
         const auto declared = declared_param_types(module, fn);
         KernelRequest request{map_func, {}, {}};
         if (!declared[0]) request.arg_types[fn.params[0].name] = Type::scalar(Scalar::I64);
@@ -127,7 +127,7 @@ Reduction::Reduction(const Program *program, std::string reduce_expr, std::strin
     if (!s.map_func.empty()) {
         if (!program) throw UsageError("Reduction: map_func '" + s.map_func + "' needs a Program");
         user = program->data().module.get();
-        const ast::FunctionDef *fn = user->find_function(s.map_func);
+        const ast::FunctionDef *fn = user->resolve_function(s.map_func);
         if (!fn) throw UsageError("no function named '" + s.map_func + "' in " + program->name());
         if (fn->params.empty())
             throw UsageError("the map function '" + s.map_func + "' must take the index i first");

@@ -192,7 +192,7 @@ Scan::Scan(const Program &program, std::string input_func, std::string output_fu
     s.target = &primitives::primitive_target(*s.backend);
     const ast::Module &module = *program.data().module;
     auto add = [&](Role role, const std::string &name) {
-        const ast::FunctionDef *fn = module.find_function(name);
+        const ast::FunctionDef *fn = module.resolve_function(name);
         if (!fn) throw UsageError("no function named '" + name + "' in " + program.name());
         for (const auto &p : fn->params) {
             if (role != Role::Output && primitives::is_item_name(p.name))

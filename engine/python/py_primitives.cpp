@@ -67,14 +67,27 @@ py::object value_to_python(const Value &v) {
 
 void bind_primitives(py::module_ &m) {
     py::class_<Program>(m, "Program")
-        .def(py::init([](std::string name, std::string text, int line_offset) {
-                 return Program::from_source(std::move(name), std::move(text), line_offset);
+        .def(py::init([](std::string name, std::string text, int line_offset,
+                         std::vector<std::string> kernel_path) {
+                 ProgramOptions options;
+                 options.kernel_path = std::move(kernel_path);
+                 return Program::from_source(std::move(name), std::move(text), options,
+                                             line_offset);
              }),
-             py::arg("name"), py::arg("text"), py::arg("line_offset") = 0)
-        .def_static("from_file", &Program::from_file)
+             py::arg("name"), py::arg("text"), py::arg("line_offset") = 0,
+             py::arg("kernel_path") = std::vector<std::string>{})
+        .def_static(
+            "from_file",
+            [](const std::string &path, std::vector<std::string> kernel_path) {
+                ProgramOptions options;
+                options.kernel_path = std::move(kernel_path);
+                return Program::from_file(path, options);
+            },
+            py::arg("path"), py::arg("kernel_path") = std::vector<std::string>{})
         .def_property_readonly("name", &Program::name)
         .def("function_names", &Program::function_names)
         .def("has_function", &Program::has_function)
+        .def("imported_files", &Program::imported_files)
         .def(
             "check",
             [](const Program &p, const std::vector<std::string> &funcs, bool single) {

@@ -1,5 +1,7 @@
 #include "support/error.h"
 
+#include <algorithm>
+
 namespace smelt {
 
 static std::string join_rendered(const std::vector<Diagnostic> &diags) {
@@ -22,14 +24,31 @@ BackendError::BackendError(const std::string &what, std::string log, std::string
 void DiagnosticSink::error(SourceLoc loc, const std::string &message) {
     // One message per location is enough; a cascade at the same spot only adds noise.
     for (const auto &d : diagnostics_)
-        if (d.loc.line == loc.line && d.loc.col == loc.col) return;
+        if (d.loc.same_place(loc)) return;
+    // A location from another file (a function imported from a kernel library) is shown in
+    // that file.
+    const SourceFile &file = loc.file ? *loc.file : *file_;
     Diagnostic d;
-    d.file = file_->name();
+    d.file = file.name();
     d.loc = loc;
     d.message = message;
-    d.source_line = std::string(file_->line_text(loc.line));
-    d.rendered = file_->render(loc, "error", message);
+    d.source_line = std::string(file.line_text(loc.line));
+    d.rendered = file.render(loc, "error", message);
     diagnostics_.push_back(std::move(d));
+}
+
+void sort_diagnostics(std::vector<Diagnostic> &diags, const std::string &main_file) {
+    // Files in the order their first diagnostic came, the main file first.
+    std::vector<std::string> files{main_file};
+    for (const auto &d : diags)
+        if (std::find(files.begin(), files.end(), d.file) == files.end()) files.push_back(d.file);
+    auto rank = [&](const Diagnostic &d) {
+        return std::find(files.begin(), files.end(), d.file) - files.begin();
+    };
+    std::stable_sort(diags.begin(), diags.end(), [&](const Diagnostic &a, const Diagnostic &b) {
+        if (rank(a) != rank(b)) return rank(a) < rank(b);
+        return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+    });
 }
 
 void DiagnosticSink::throw_if_errors(bool syntax) {

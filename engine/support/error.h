@@ -64,9 +64,14 @@ public:
     using Error::Error;
 };
 
+// Puts diagnostics in reading order: those of `main_file` first, then each other file's (in the
+// order the files first appear), each file's by line and column.
+void sort_diagnostics(std::vector<Diagnostic> &diags, const std::string &main_file);
+
 // Collects located errors so one run can report all of them (smelt check).
 class DiagnosticSink {
 public:
+    // `file`: where locations without a file of their own are shown.
     explicit DiagnosticSink(std::shared_ptr<const SourceFile> file) : file_(std::move(file)) {}
     void error(SourceLoc loc, const std::string &message);
     bool has_errors() const { return !diagnostics_.empty(); }

@@ -7,12 +7,23 @@
 
 namespace smelt {
 
+class SourceFile;
+
 // A position in the user's file. `line` is already shifted by the buffer's line offset, so it
-// is the line the user sees in their editor (1-based); `col` is 1-based, in bytes.
+// is the line the user sees in their editor (1-based); `col` is 1-based, in bytes. `file` is
+// the file the position is in (set by the lexer; null for positions made up by the engine):
+// a program's functions may come from several files (kernel libraries), and each diagnostic
+// and #line directive must name the right one. The file outlives the position: it is owned by
+// the parsed module, which the IR and every primitive keep alive.
 struct SourceLoc {
     int line = 0;
     int col = 0;
+    const SourceFile *file = nullptr;
     bool valid() const { return line > 0; }
+    // The same place of the same file.
+    bool same_place(const SourceLoc &o) const {
+        return line == o.line && col == o.col && file == o.file;
+    }
 };
 
 // The text of one kernel file (or of a fragment taken from a file, e.g. by inspect.getsource,

@@ -191,7 +191,7 @@ std::optional<int64_t> extent(const std::string &w, const ast::Module &module) {
             if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
         return std::stoll(w);
     }
-    const ast::Constant *c = module.find_constant(w);
+    const ast::Constant *c = module.resolve_constant(w);
     if (c && c->value->kind == ast::ExprKind::Int) return static_cast<int64_t>(c->value->int_value);
     return std::nullopt;
 }

@@ -29,9 +29,11 @@ TExpr FunctionLowerer::call(const ast::Expr &e) {
                                     e.keywords[0].name + "' by position");
     const std::string &name = callee.name;
     if (vars_.count(name)) fail(callee.loc, "'" + name + "' is a variable, not a function");
-    // A function defined in the file wins over a builtin of the same name, as in CPython; the
-    // language's own constructs (declare, cast, atomics, local_barrier) cannot be redefined.
-    const ast::FunctionDef *fn = mod_.ast().find_function(name);
+    // A function of the file (its own or imported from a kernel file) wins over a builtin of the
+    // same name, as in CPython; the language's own constructs (declare, cast, atomics,
+    // local_barrier) cannot be redefined.
+    const ast::Binding binding = scope().resolve(name);
+    const ast::FunctionDef *fn = binding.function;
     auto builtin = find_builtin(name);
     bool construct =
         builtin && (builtin->kind == BuiltinKind::Declare || builtin->kind == BuiltinKind::Cast ||
@@ -40,16 +42,19 @@ TExpr FunctionLowerer::call(const ast::Expr &e) {
     if (!fn) {
         if (name == "range")
             fail(callee.loc, "range() is only allowed as the iterable of a for loop");
+        if (binding.import) fail(callee.loc, import_problem(name, binding));
         bool imported = false;
-        for (const auto &n : mod_.ast().imported_names)
+        for (const auto &n : scope().imported_names)
             imported = imported || n == name;
         if (imported)
             fail(callee.loc, "'" + name +
                                  "' is imported, but kernels can only call builtins and "
-                                 "functions defined in this file");
+                                 "functions of kernel files (this one, or one imported with "
+                                 "'from MODULE import NAME')");
         fail(callee.loc, "call to unknown function '" + name +
                              "'; kernels can call builtins (sin, "
-                             "abs, min, ...) and functions defined in this file");
+                             "abs, min, ...) and functions defined in this file or imported from "
+                             "kernel files");
     }
     size_t nargs = e.args.size() - 1;
     if (nargs != fn->params.size())

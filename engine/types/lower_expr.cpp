@@ -233,7 +233,7 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
         if (it != vars_.end()) return {ir::Expr::var_ref(it->second, e.loc)};
         if (assigned_anywhere_.count(e.name))
             fail(e.loc, "local variable '" + e.name + "' is used before it is assigned");
-        if (auto c = mod_.constant(e.name)) return {(*c).e, (*c).weak};
+        if (auto c = mod_.constant(scope(), e.name)) return {(*c).e, (*c).weak};
         if (auto f = builtin_float_constant(e.name))
             return {ir::Expr::float_const(Type::scalar(default_float()), *f, e.loc), true};
         if (is_work_item_name(e.name)) {
@@ -244,8 +244,10 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
                                 options().backend + "'");
             return {ir::Expr::call(e.name, true, Type::scalar(Scalar::I32), {}, e.loc)};
         }
-        if (mod_.ast().find_function(e.name) || find_builtin(e.name))
+        ast::Binding b = scope().resolve(e.name);
+        if (b.function || find_builtin(e.name))
             fail(e.loc, "function '" + e.name + "' can only be called, not used as a value");
+        if (b.import) fail(e.loc, import_problem(e.name, b));
         fail(e.loc, "name '" + e.name + "' is not defined");
     }
     case K::Attribute:

@@ -1,4 +1,5 @@
 // Drives lowering: one FunctionLowerer per specialisation, module constants, result types.
+#include "frontend/imports.h"
 #include "types/annotations.h"
 #include "types/builtins.h"
 #include "types/lower.h"
@@ -145,20 +146,52 @@ void FunctionLowerer::finish_returns() {
 }
 
 ModuleLowerer::ModuleLowerer(const ast::Module &m, const CompileOptions &opts, DiagnosticSink &sink)
-    : ast_(m), opts_(opts), sink_(sink) {}
+    : ast_(m), opts_(opts), sink_(sink) {
+    for (const ast::Module *file : m.program_modules())
+        for (const auto &fn : file->functions)
+            function_names_.insert(fn->name);
+}
 
-std::optional<TExpr> ModuleLowerer::constant(const std::string &name) {
-    auto cached = constants_.find(name);
+const ast::Module &FunctionLowerer::scope() const {
+    return fn_.module ? *fn_.module : mod_.ast();
+}
+
+std::string import_problem(const std::string &name, const ast::Binding &b) {
+    const ast::Import &imp = *b.import;
+    const std::string line = " (line " + std::to_string(imp.loc.line) + ")";
+    if (imp.resolved)
+        return "'" + name + "' is imported from " + imp.resolved->source->name() + line +
+               ", where it is neither a function nor a numeric constant";
+    std::string from = std::string(imp.level, '.') + imp.module;
+    const std::string rule = "'" + name + "' is imported from '" + from + "'" + line +
+                             ", which is not a kernel file: kernels can only use builtins and "
+                             "the functions and constants of kernel files";
+    if (imp.level == 0 && frontend::is_python_only_module(imp.module)) return rule;
+    std::string file = imp.module;
+    for (char &c : file)
+        if (c == '.') c = '/';
+    std::string dirs;
+    for (const auto &d : imp.searched)
+        dirs += (dirs.empty() ? "" : ", ") + d;
+    return rule + ", and no " + (file.empty() ? std::string("module file") : file + ".py") +
+           " was found in " + (dirs.empty() ? std::string("any directory") : dirs) +
+           " (add its directory to the kernel search path: ProgramOptions::kernel_path, "
+           "smelt --path DIR, or SMELT_KERNEL_PATH)";
+}
+
+std::optional<TExpr> ModuleLowerer::constant(const ast::Module &scope, const std::string &name) {
+    const ast::Constant *c = scope.resolve_constant(name);
+    if (!c) return std::nullopt;
+    auto cached = constants_.find(c);
     if (cached != constants_.end()) {
         if (!cached->second) throw StatementFailed{};
         return cached->second;
     }
-    const ast::Constant *c = ast_.find_constant(name);
-    if (!c) return std::nullopt;
-    constants_[name] = std::nullopt; // guards against a constant defined through itself
+    constants_[c] = std::nullopt; // guards against a constant defined through itself
     Scalar fdefault = single() ? Scalar::F32 : Scalar::F64;
-    std::function<std::optional<ConstValue>(const ast::Expr &)> eval =
-        [&](const ast::Expr &e) -> std::optional<ConstValue> {
+    // Names in a constant's value mean what they mean in the constant's own file.
+    std::function<std::optional<ConstValue>(const ast::Expr &, const ast::Module &)> eval =
+        [&](const ast::Expr &e, const ast::Module &in) -> std::optional<ConstValue> {
         std::string err;
         switch (e.kind) {
         case ast::ExprKind::Int:
@@ -169,15 +202,15 @@ std::optional<TExpr> ModuleLowerer::constant(const std::string &name) {
             return int64_t(e.bool_value);
         case ast::ExprKind::Name: {
             if (auto f = builtin_float_constant(e.name)) return *f;
-            const ast::Constant *other = ast_.find_constant(e.name);
-            if (!other || (constants_.count(e.name) && !constants_[e.name])) return std::nullopt;
-            return eval(*other->value);
+            const ast::Constant *other = in.resolve_constant(e.name);
+            if (!other || (constants_.count(other) && !constants_[other])) return std::nullopt;
+            return eval(*other->value, other->module ? *other->module : in);
         }
         case ast::ExprKind::Unary:
-            if (auto a = eval(*e.args[0])) return fold_unary(e.op, *a, err);
+            if (auto a = eval(*e.args[0], in)) return fold_unary(e.op, *a, err);
             return std::nullopt;
         case ast::ExprKind::Binary: {
-            auto a = eval(*e.args[0]), b = eval(*e.args[1]);
+            auto a = eval(*e.args[0], in), b = eval(*e.args[1], in);
             if (a && b) return fold_binary(e.op, *a, *b, err);
             return std::nullopt;
         }
@@ -185,9 +218,9 @@ std::optional<TExpr> ModuleLowerer::constant(const std::string &name) {
             return std::nullopt;
         }
     };
-    auto v = eval(*c->value);
+    auto v = eval(*c->value, c->module ? *c->module : scope);
     if (!v) {
-        sink_.error(c->loc, "module constant '" + name +
+        sink_.error(c->loc, "module constant '" + c->name +
                                 "' used by a kernel must be a numeric "
                                 "constant expression");
         throw StatementFailed{};
@@ -201,13 +234,13 @@ std::optional<TExpr> ModuleLowerer::constant(const std::string &name) {
     else
         t = TExpr{ir::Expr::float_const(Type::scalar(fdefault), std::get<double>(*v), c->loc),
                   true};
-    constants_[name] = t;
+    constants_[c] = t;
     return t;
 }
 
 CalleeRef ModuleLowerer::lower_spec(const ast::FunctionDef &fn, std::vector<Type> params,
                                     std::optional<Type> declared, const std::string &emitted) {
-    if (reported_parse_errors_.insert(fn.name).second)
+    if (reported_parse_errors_.insert(&fn).second)
         for (const auto &d : fn.errors)
             sink_.error(d.loc, d.message);
     in_progress_.push_back(emitted);
@@ -215,7 +248,21 @@ CalleeRef ModuleLowerer::lower_spec(const ast::FunctionDef &fn, std::vector<Type
     auto out = fl.run();
     in_progress_.pop_back();
     done_.push_back(out);
+    if (fn.module) files_.push_back(fn.module->source);
     return {emitted, out->return_type, params};
+}
+
+std::string ModuleLowerer::fresh_emitted_name(const ast::FunctionDef &fn) {
+    // A function's own name, unless a specialisation already took it; suffixed names must not be
+    // the name of any function of the program, which may be reached later under its own name.
+    auto taken = [&](const std::string &n) {
+        return emitted_names_.count(n) > 0 || (n != fn.name && function_names_.count(n) > 0);
+    };
+    std::string emitted = fn.name;
+    for (int k = 2; taken(emitted); ++k)
+        emitted = fn.name + "_v" + std::to_string(k);
+    emitted_names_.insert(emitted);
+    return emitted;
 }
 
 CalleeRef ModuleLowerer::specialise(const ast::FunctionDef &fn, const std::vector<TExpr> &args,
@@ -230,7 +277,7 @@ CalleeRef ModuleLowerer::specialise(const ast::FunctionDef &fn, const std::vecto
         else
             params.push_back(args[k].type());
     }
-    auto &specs = specs_[fn.name];
+    auto &specs = specs_[&fn];
     for (auto &s : specs) {
         if (s.params != params) continue;
         if (s.done) return {s.emitted, *s.result, params};
@@ -255,18 +302,11 @@ CalleeRef ModuleLowerer::specialise(const ast::FunctionDef &fn, const std::vecto
     for (auto &s : specs)
         if (s.params == params) emitted = s.emitted; // registered by a request, not lowered yet
     if (emitted.empty()) {
-        auto taken = [&](const std::string &n) {
-            return std::any_of(specs.begin(), specs.end(),
-                               [&](const Spec &s) { return s.emitted == n; }) ||
-                   (n != fn.name && ast_.find_function(n));
-        };
-        emitted = fn.name;
-        for (int k = 2; taken(emitted); ++k)
-            emitted = fn.name + "_v" + std::to_string(k);
+        emitted = fresh_emitted_name(fn);
         specs.push_back({emitted, params, declared.result, false});
     }
     CalleeRef ref = lower_spec(fn, params, declared.result, emitted);
-    for (auto &s : specs_[fn.name])
+    for (auto &s : specs_[&fn])
         if (s.emitted == emitted) {
             s.done = true;
             s.result = ref.result;
@@ -275,7 +315,9 @@ CalleeRef ModuleLowerer::specialise(const ast::FunctionDef &fn, const std::vecto
 }
 
 void ModuleLowerer::request(const KernelRequest &req) {
-    const ast::FunctionDef *fn = ast_.find_function(req.name);
+    ast::Binding binding = ast_.resolve(req.name);
+    const ast::FunctionDef *fn = binding.function;
+    if (!fn && binding.import) throw UsageError(import_problem(req.name, binding));
     if (!fn) throw UsageError("no function named '" + req.name + "' in " + ast_.source->name());
     for (const auto &[pname, _] : req.arg_types) {
         bool found = false;
@@ -316,23 +358,26 @@ void ModuleLowerer::request(const KernelRequest &req) {
         params.push_back(*t);
     }
     if (!complete) return;
-    // Requested functions keep their own names, so they are registered before anything is
-    // lowered: a callee specialisation met earlier then gets a suffixed name instead.
-    auto &specs = specs_[fn->name];
-    if (std::none_of(specs.begin(), specs.end(), [&](const Spec &s) { return s.params == params; }))
-        specs.push_back({fn->name, params, declared.result, false});
-    pending_.push_back(fn);
+    // Requested functions keep the names they are requested by, so they are registered before
+    // anything is lowered: a callee specialisation met earlier then gets a suffixed name instead.
+    auto &specs = specs_[fn];
+    if (std::none_of(specs.begin(), specs.end(),
+                     [&](const Spec &s) { return s.params == params && s.emitted == req.name; })) {
+        specs.push_back({req.name, params, declared.result, false});
+        emitted_names_.insert(req.name);
+    }
+    pending_.push_back({fn, req.name});
 }
 
 void ModuleLowerer::lower_pending() {
-    for (const ast::FunctionDef *fn : pending_) {
-        for (auto &s : specs_[fn->name]) {
-            if (s.emitted != fn->name || s.done) continue;
+    for (const Pending &p : pending_) {
+        for (auto &s : specs_[p.fn]) {
+            if (s.emitted != p.emitted || s.done) continue;
             std::vector<Type> params = s.params;
             auto declared = s.result;
-            CalleeRef ref = lower_spec(*fn, params, declared, fn->name);
-            for (auto &t : specs_[fn->name])
-                if (t.emitted == fn->name) {
+            CalleeRef ref = lower_spec(*p.fn, params, declared, p.emitted);
+            for (auto &t : specs_[p.fn])
+                if (t.emitted == p.emitted) {
                     t.done = true;
                     t.result = ref.result;
                 }
@@ -345,6 +390,10 @@ std::shared_ptr<ir::Module> ModuleLowerer::result() {
     auto m = std::make_shared<ir::Module>();
     m->source = ast_.source;
     m->functions = done_;
+    for (const auto &f : files_)
+        if (f != ast_.source &&
+            std::find(m->other_files.begin(), m->other_files.end(), f) == m->other_files.end())
+            m->other_files.push_back(f);
     return m;
 }
 
@@ -360,16 +409,15 @@ std::shared_ptr<ir::Module> lower_module(const ast::Module &module,
         bool syntax = true;
         for (const auto &d : sink.diagnostics()) {
             bool is_parse = false;
-            for (const auto &fn : module.functions)
-                for (const auto &pe : fn->errors)
-                    is_parse = is_parse || (pe.loc.line == d.loc.line && pe.loc.col == d.loc.col);
+            for (const ast::Module *file : module.program_modules())
+                for (const auto &fn : file->functions)
+                    for (const auto &pe : fn->errors)
+                        is_parse = is_parse || pe.loc.same_place(d.loc);
             syntax = syntax && is_parse;
         }
         // Report in file order, whatever order the functions were reached in.
         std::vector<Diagnostic> diags = sink.take();
-        std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic &a, const Diagnostic &b) {
-            return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
-        });
+        sort_diagnostics(diags, module.source->name());
         CompileError err(std::move(diags));
         err.set_syntax_error(syntax);
         throw err;

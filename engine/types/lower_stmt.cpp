@@ -108,7 +108,7 @@ void FunctionLowerer::declare(const ast::Stmt &s, ir::Block &out) {
                         (count == 1 ? "" : "s") + " but " + std::to_string(s.targets.size()) +
                         " name" + (s.targets.size() == 1 ? " is" : "s are") + " assigned");
     std::string error;
-    auto decl = parse_declare_string(spec.str_value, mod_.single(), mod_.ast(), error);
+    auto decl = parse_declare_string(spec.str_value, mod_.single(), scope(), error);
     if (!decl) fail(spec.loc, error);
     if (decl->local_mem && !gpu_builtins_allowed())
         fail(spec.loc, "LOCAL_MEM is only available in low-level kernels on the opencl and cuda "

@@ -41,6 +41,11 @@ struct StatementFailed {};
 
 class ModuleLowerer;
 
+// Why `name`, bound by an import (b.import set) in a kernel's file, cannot be used by a kernel:
+// its module is no kernel file that was found (naming the directories searched), or it is none
+// of the functions and numeric constants of the kernel file it comes from.
+std::string import_problem(const std::string &name, const ast::Binding &b);
+
 struct CalleeRef {
     std::string name; // emitted name of the specialisation
     Type result;
@@ -80,6 +85,8 @@ public:
     void stmt(const ast::Stmt &s, ir::Block &out);
 
     [[noreturn]] void fail(SourceLoc loc, const std::string &msg);
+    // The file whose names this function sees (its own file's functions, constants, imports).
+    const ast::Module &scope() const;
     Scalar default_float() const;
     const CompileOptions &options() const;
     bool gpu_builtins_allowed() const; // backend is opencl, cuda, or "" (check for any)
@@ -123,7 +130,9 @@ public:
     // The specialisation of `fn` for these argument types (lowered on first use).
     CalleeRef specialise(const ast::FunctionDef &fn, const std::vector<TExpr> &args, SourceLoc loc,
                          FunctionLowerer &caller);
-    std::optional<TExpr> constant(const std::string &name);
+    // The module constant `name` means in `scope`, as an untyped literal (nullopt when it names
+    // no constant there).
+    std::optional<TExpr> constant(const ast::Module &scope, const std::string &name);
     std::shared_ptr<ir::Module> result();
 
     const ast::Module &ast() const { return ast_; }
@@ -140,16 +149,26 @@ private:
     };
     CalleeRef lower_spec(const ast::FunctionDef &fn, std::vector<Type> params,
                          std::optional<Type> declared, const std::string &emitted);
+    // A name no specialisation has been emitted under and no other function of the program
+    // claims, derived from fn's name.
+    std::string fresh_emitted_name(const ast::FunctionDef &fn);
 
     const ast::Module &ast_;
     CompileOptions opts_;
     DiagnosticSink &sink_;
-    std::map<std::string, std::vector<Spec>> specs_; // function name → specialisations
-    std::map<std::string, std::optional<TExpr>> constants_;
-    std::set<std::string> reported_parse_errors_;
+    std::map<const ast::FunctionDef *, std::vector<Spec>> specs_; // specialisations per function
+    std::set<std::string> emitted_names_;  // every name a specialisation is emitted under
+    std::set<std::string> function_names_; // every def name of every file of the program
+    std::map<const ast::Constant *, std::optional<TExpr>> constants_;
+    std::set<const ast::FunctionDef *> reported_parse_errors_;
     std::vector<std::string> in_progress_;
-    std::vector<const ast::FunctionDef *> pending_;
-    std::vector<std::shared_ptr<ir::Function>> done_; // callees first
+    struct Pending {
+        const ast::FunctionDef *fn;
+        std::string emitted; // the requested name (an alias, for an imported function)
+    };
+    std::vector<Pending> pending_;
+    std::vector<std::shared_ptr<ir::Function>> done_;      // callees first
+    std::vector<std::shared_ptr<const SourceFile>> files_; // of the lowered functions
 };
 
 } // namespace smelt::types

@@ -14,7 +14,12 @@ file, but with everything the kernel does not need blanked out:
   numbers);
 - names the kernel reads that are numbers at run time but not constants in the file (closure
   variables, values imported from elsewhere, ``specialize`` overrides) are appended at the end of
-  the text as ``NAME = value`` lines.
+  the text as ``NAME = value`` lines;
+- functions the kernel calls that are defined in another file (``from box import min_image``,
+  a kernel library) are appended as ``from MODULE import NAME`` lines, and the directory Python
+  imported MODULE from is put on the Program's kernel search path, so the engine reads that file
+  itself (with its own names and line numbers). Functions of the standard library and of
+  installed packages (site-/dist-packages) are not followed.
 
 When the file cannot be parsed by CPython any more (edited since import), the function's own
 source (``inspect.getsourcelines``) is used alone, at its original lines.
@@ -26,7 +31,10 @@ import inspect
 import linecache
 import math
 import numbers
+import os
 import re
+import sys
+import sysconfig
 import types
 
 import numpy as np
@@ -258,6 +266,62 @@ def _runtime_value(func, name):
     return func.__globals__.get(name)
 
 
+def _installed_dirs():
+    """Directories of the standard library and installed packages, whose functions are never
+    treated as kernel-library functions."""
+    dirs = set()
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        path = sysconfig.get_paths().get(key)
+        if path:
+            dirs.add(os.path.realpath(path))
+    return tuple(sorted(dirs))
+
+
+_INSTALLED = _installed_dirs()
+
+
+def _is_installed(path):
+    real = os.path.realpath(path)
+    parts = real.split(os.sep)
+    if "site-packages" in parts or "dist-packages" in parts:
+        return True
+    return any(real == d or real.startswith(d + os.sep) for d in _INSTALLED)
+
+
+def _library_import(value, filename):
+    """(module, def name, search directory) when `value` is a Python function defined in a file
+    other than `filename` that the engine should read as a kernel library; else None."""
+    if not isinstance(value, types.FunctionType):
+        return None
+    try:
+        path = inspect.getsourcefile(value) or value.__code__.co_filename
+    except TypeError:
+        return None
+    if (not path or path.startswith("<") or not path.endswith(".py") or not os.path.isfile(path)
+            or os.path.realpath(path) == os.path.realpath(filename) or _is_installed(path)):
+        return None
+    module = getattr(value, "__module__", None) or ""
+    tail = os.path.join(*module.split(".")) + ".py" if module else ""
+    real = os.path.realpath(path)
+    if module and module != "__main__" and real.endswith(os.sep + tail):
+        root = real[:-len(tail) - 1]
+    else:  # e.g. a function of the script run as __main__: its file, by its own name
+        module = os.path.splitext(os.path.basename(real))[0]
+        root = os.path.dirname(real)
+    return module, value.__code__.co_name, root
+
+
+def _user_search_path():
+    """The directories of sys.path that hold user code (not the standard library or installed
+    packages): where the engine looks for the kernel files a kernel library imports in turn."""
+    out = []
+    for entry in sys.path:
+        path = os.path.realpath(entry or os.getcwd())
+        if os.path.isdir(path) and not _is_installed(path) and path not in out:
+            out.append(path)
+    return out
+
+
 def _dedent(line, indent):
     if line[:indent].strip() == "":
         return line[indent:] if len(line) > indent else "\n"
@@ -278,6 +342,13 @@ def kernel_text(funcs, constants=None, rewrite_def=None):
 
     `constants`: {name: number} overriding module constants (specialize). `rewrite_def`:
     {function: callable(lines) -> lines} applied to a function's own lines (pytocl)."""
+    filename, text, _ = _kernel_source(funcs, constants, rewrite_def)
+    return filename, text
+
+
+def _kernel_source(funcs, constants=None, rewrite_def=None):
+    """(filename, text, kernel search path) for `funcs`: kernel_text plus the directories of
+    the kernel libraries the text imports."""
     funcs = [function_of(f) for f in funcs]
     constants = dict(constants or {})
     for f in funcs:
@@ -297,7 +368,7 @@ def kernel_text(funcs, constants=None, rewrite_def=None):
         parsed = None
     roots = [_find_def(parsed, f) for f in funcs] if parsed else [None]
     if parsed is None or any(r is None for r in roots):
-        return filename, _fragments_text(funcs, lines, constants)
+        return filename, _fragments_text(funcs, lines, constants), []
 
     included, free, calls = _closure(parsed, roots)
     objects = _function_objects(roots, funcs, calls)
@@ -331,17 +402,26 @@ def kernel_text(funcs, constants=None, rewrite_def=None):
         stmt = parsed.constants[name]
         for ln in range(stmt.lineno, stmt.end_lineno + 1):
             out[ln - 1] = lines[ln - 1]
+    imports, roots_of_libraries = [], []
     for name, readers in sorted(free.items()):
         if name in constants or name in parsed.constants or name in _LANGUAGE_NAMES:
             continue
-        text = None
+        text = library = None
         for d in readers:
             f = objects.get(id(d.node))
-            text = _number_text(_runtime_value(f, name)) if f is not None else None
-            if text is not None:
+            value = _runtime_value(f, name) if f is not None else None
+            text = _number_text(value)
+            library = _library_import(value, filename) if text is None else None
+            if text is not None or library is not None:
                 break
         if text is not None:
             extra[name] = text
+        elif library is not None:
+            module, def_name, root = library
+            imports.append("from %s import %s%s\n" % (
+                module, def_name, "" if def_name == name else " as " + name))
+            if root not in roots_of_libraries:
+                roots_of_libraries.append(root)
     for name, value in constants.items():
         text = _number_text(value)
         if text is None:
@@ -350,9 +430,13 @@ def kernel_text(funcs, constants=None, rewrite_def=None):
     if extra:
         out.append("\n# smelt: values of names the kernel reads (closure, globals, specialize)\n")
         out.extend("%s = %s\n" % kv for kv in sorted(extra.items()))
+    if imports:
+        out.append("\n# smelt: functions the kernel calls from kernel libraries\n")
+        out.extend(imports)
     if out and not out[-1].endswith("\n"):
         out[-1] += "\n"
-    return filename, "".join(out)
+    search = roots_of_libraries + [d for d in _user_search_path() if d not in roots_of_libraries]
+    return filename, "".join(out), search if imports else []
 
 
 def _fragments_text(funcs, lines, constants):
@@ -377,11 +461,11 @@ def _fragments_text(funcs, lines, constants):
 def program_for(funcs, constants=None, rewrite_def=None):
     """(engine Program, filename, text) for `funcs`; Programs are cached by their text."""
     from . import _smelt
-    filename, text = kernel_text(funcs, constants, rewrite_def)
-    key = (filename, text)
+    filename, text, search = _kernel_source(funcs, constants, rewrite_def)
+    key = (filename, text, tuple(search))
     prog = _PROGRAMS.get(key)
     if prog is None:
-        prog = _smelt.Program(filename, text)
+        prog = _smelt.Program(filename, text, 0, search)
         _lru_put(_PROGRAMS, key, prog)
     else:
         _PROGRAMS.move_to_end(key)

@@ -1,4 +1,5 @@
 // The `smelt check` and `smelt emit` commands, run as a process.
+#include "kernel_libs/kernel_libs_util.h"
 #include "support/process.h"
 
 #include <gtest/gtest.h>
@@ -96,6 +97,45 @@ TEST(CliEmit, BadArgumentsAreUsageErrors) {
     EXPECT_TRUE(has(help.output, "--signature")) << help.output;
     ProcessResult check_help = cli({"check", "--help"});
     EXPECT_TRUE(has(check_help.output, "--func")) << check_help.output;
+}
+
+TEST(CliKernelPath, CheckAndEmitFindImportedKernelFilesThroughPath) {
+    testing_util::KernelTree t;
+    const std::string lib = t.write("lib/box.py", testing_util::box_py());
+    const std::string main = t.write("app/main.py", "from box import min_image\n"
+                                                    "@annotate(x='doublep', L='double')\n"
+                                                    "def wrap(i, x, L):\n"
+                                                    "    x[i] = min_image(x[i], L)\n");
+    testing_util::ScopedEnv no_env("SMELT_KERNEL_PATH", std::nullopt);
+    // Without the library's directory the kernel's call is an error naming what was searched.
+    ProcessResult lost = cli({"check", main});
+    EXPECT_EQ(lost.exit_status, 1) << lost.output;
+    EXPECT_TRUE(has(lost.output, main + ":4:12: error: 'min_image' is imported from 'box'"))
+        << lost.output;
+    EXPECT_TRUE(has(lost.output, "no box.py was found in " + t.path("app") + " (add"))
+        << lost.output;
+
+    ProcessResult found = cli({"check", main, "--path", "/no/such/dir", "--path", t.path("lib")});
+    EXPECT_EQ(found.exit_status, 0) << found.output;
+    EXPECT_TRUE(has(found.output, "ok: 1 function checked")) << found.output;
+    {
+        testing_util::ScopedEnv env("SMELT_KERNEL_PATH", t.path("lib"));
+        EXPECT_EQ(cli({"check", main}).exit_status, 0);
+    }
+
+    ProcessResult emitted = cli({"emit", main, "wrap", "--path", t.path("lib")});
+    EXPECT_EQ(emitted.exit_status, 0) << emitted.output;
+    EXPECT_TRUE(has(emitted.output, "#line 8 \"" + lib + "\"\nSMELT_INLINE double min_image("))
+        << emitted.output;
+    EXPECT_TRUE(has(emitted.output, "#line 3 \"" + main + "\"\nSMELT_INLINE void wrap("))
+        << emitted.output;
+
+    // A misspelt import is reported at load time, at the name.
+    const std::string typo = t.write("app/typo.py", "from box import min_imag\n");
+    ProcessResult bad = cli({"check", typo, "--path", t.path("lib")});
+    EXPECT_EQ(bad.exit_status, 1) << bad.output;
+    EXPECT_TRUE(has(bad.output, typo + ":1:17: error: cannot import name 'min_imag' from 'box'"))
+        << bad.output;
 }
 
 } // namespace

@@ -36,7 +36,7 @@ TEST_P(ErrorCatalog, FirstDiagnosticMatches) {
 
     std::vector<smelt::Diagnostic> diags;
     try {
-        auto module = smelt::parse_source(smelt::read_source_file(path));
+        auto module = smelt::parse_program(smelt::read_source_file(path));
         diags = smelt::check_functions(*module, {}, smelt::CompileOptions{});
     } catch (const smelt::CompileError &e) {
         diags = e.diagnostics();

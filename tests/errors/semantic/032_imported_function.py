@@ -1,4 +1,4 @@
-# expect: 6:12: is imported, but kernels can only call
+# expect: 6:12: 'linspace' is imported from 'numpy' (line 2), which is not a kernel file: kernels can only use builtins
 from numpy import linspace
 
 @annotate(i='int', x='doublep')
