@@ -21,7 +21,9 @@ Normals use Box-Muller on the two words of one draw:
 Integer arithmetic: the kernel language wraps unsigned integers at their width (LANGUAGE.md)
 while CPython's integers do not, so every sum that can pass 2^32 is masked with 0xFFFFFFFF. The
 mask is a no-op in the compiled code and makes CPython compute the same bits. Products are
-formed in 64 bits (a ulong local times a 32-bit constant), which never overflow.
+formed in 64 bits (a ulong local times a 32-bit constant), which never overflow. In CPython
+pass Python ints (as the elementwise loops do) or NumPy uint64 arrays; NumPy's signed int64
+scalars would wrap those products at 63 bits.
 """
 
 from math import cos, log, pi, sqrt
