@@ -174,7 +174,6 @@ def main(argv=None):
         nve.update({"kind": "nve", "steps": a.steps})
         if a.from_h5md:
             h5 = Path(a.from_h5md)
-            md3d_seconds = None
         else:
             run = run_md3d(a.binary, derived(cfg, integrator=nve,
                                              output={"thermo_interval": 1,

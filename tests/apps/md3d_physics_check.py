@@ -331,6 +331,42 @@ def check_rng_known_answers():
     check(np.array_equal(got, np_uniform(vb >> np.uint64(32))), "rng_uniform == high word")
 
 
+def check_language_typing():
+    """The integer code (Philox, image counts) computes the same bits under the kernel
+    language's typing as in plain CPython with the masks: smelt._language.language (the
+    semantics tests' oracle: declared widths, C's promotion, unsigned wraparound) runs the
+    kernels with purepy's typed declare() in place of smelt_lang's."""
+    sys.path.insert(0, str(ROOT / "python"))
+    try:
+        from smelt import purepy
+        from smelt._language import language
+    except ImportError as e:
+        check(False, "cannot import smelt's pure-Python oracle: %s" % e)
+        return
+    saved = (R.declare, B.declare)
+    R.declare = B.declare = purepy.declare
+    old_err = np.seterr(over="ignore")  # unsigned wraparound is the language's meaning
+    try:
+        keys = [(0, 0, 0, 0), (0x0123456789ABCDEF, 0x2_80000001, 77, 2),
+                (2 ** 64 - 1, 2 ** 62, 2 ** 31 - 1, 5), (12345, 678, 199999, 1)]
+        for seed, step, pid, stream in keys:
+            typed = (np.uint64(seed), np.int64(step), np.int32(pid), np.int32(stream))
+            check(int(language(R.random_bits)(*typed)) == R.random_bits(seed, step, pid, stream),
+                  "random_bits%r: typed == plain" % ((seed, step, pid, stream),))
+            check(float(language(R.rng_normal)(*typed)) == R.rng_normal(seed, step, pid, stream),
+                  "rng_normal%r: typed == plain" % ((seed, step, pid, stream),))
+        for ctr, key, want in PHILOX_KAT:
+            args = [np.uint32(v) for v in ctr + key]
+            got = int(language(R.philox4x32_10)(*args, np.int32(0)))
+            check(got == want[0] << 32 | want[1], "typed philox4x32_10 known answer %r" % (ctr,))
+        for a in (-1e-17, -7.3, 0.0, 3.7, 7.4, 100.3, -1e9):
+            check(int(language(B.image_shift)(np.float64(a), np.float64(3.7))) ==
+                  B.image_shift(a, 3.7), "image_shift(%r): typed == plain" % a)
+    finally:
+        R.declare, B.declare = saved
+        np.seterr(**old_err)
+
+
 def check_rng_statistics():
     """Uniform and normal draws against the exact distributions; independence across ids, steps,
     streams and seeds. Thresholds are ~5 sigma (the draws are deterministic: no flakiness)."""
@@ -863,6 +899,7 @@ def check_reductions():
 CHECKS = {
     "kernel_language": check_kernel_language,
     "rng_known_answers": check_rng_known_answers,
+    "language_typing": check_language_typing,
     "rng_statistics": check_rng_statistics,
     "bussi": check_bussi,
     "tail": check_tail,
