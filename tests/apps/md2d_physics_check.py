@@ -8,7 +8,6 @@ md2d_physics_test.cpp (one gtest per check) or by hand:
     /usr/bin/python3 tests/apps/md2d_physics_check.py [check ...]    # no argument: all checks
 """
 
-import ast
 import math
 import sys
 from pathlib import Path
@@ -17,8 +16,11 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 PHYSICS = ROOT / "apps" / "md2d" / "physics.py"
-sys.path[:0] = [str(ROOT / "apps" / "common"), str(ROOT / "apps" / "md2d")]
+sys.path[:0] = [str(ROOT / "apps" / "common"), str(ROOT / "apps" / "common" / "kernels"),
+                str(ROOT / "apps" / "md2d"), str(Path(__file__).resolve().parent)]
+import box as B  # noqa: E402
 import physics as P  # noqa: E402
+from kernel_lang_check import check_kernel_file  # noqa: E402
 
 FAILURES = []
 
@@ -132,89 +134,26 @@ def random_config(n, lx, ly, min_spacing, seed, margin=0.0):
 # ---- checks ----------------------------------------------------------------------------------
 
 def check_kernel_language():
-    """physics.py sticks to the constructs LANGUAGE.md accepts, with explicit types everywhere."""
-    tree = ast.parse(PHYSICS.read_text(), str(PHYSICS))
-    funcs = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
-    for node in tree.body:  # a kernel file's top level: docstring, imports, constants, functions
-        ok = isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef)) or (
-            isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)) or (
-            isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant))
-        check(ok, "physics.py:%d: top-level %s" % (node.lineno, type(node).__name__))
-    builtins = {"floor", "sqrt", "min", "max", "abs", "int", "float", "declare", "cast", "range"}
-    type_names = {"int", "long", "double", "float", "intp", "doublep", "longp", "floatp"}
-    allowed = (ast.FunctionDef, ast.arguments, ast.arg, ast.Expr, ast.Assign, ast.AugAssign,
-               ast.If, ast.For, ast.While, ast.Return, ast.Continue, ast.Break, ast.Pass,
-               ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp,
-               ast.Call, ast.Subscript, ast.Load, ast.Store, ast.operator, ast.unaryop,
-               ast.boolop, ast.cmpop, ast.Tuple, ast.keyword)
-    for name, fn in funcs.items():
-        where = "physics.py:%d %s" % (fn.lineno, name)
-        decos = [d for d in fn.decorator_list
-                 if isinstance(d, ast.Call) and getattr(d.func, "id", "") == "annotate"]
-        check(len(decos) == 1, where + ": needs exactly one @annotate(...)")
-        if not decos:
-            continue
-        typed, has_return_type = {}, False
-        for kw in decos[0].keywords:
-            value = kw.value.value
-            if kw.arg == "return_":
-                has_return_type = True
-            elif kw.arg in type_names:
-                for p in value.split(","):
-                    typed[p.strip()] = kw.arg
-            else:
-                check(value in type_names, where + ": unknown type %r" % value)
-                typed[kw.arg] = value
-        params = [a.arg for a in fn.args.args]
-        for p in params:
-            check(p in typed, where + ": parameter %r has no explicit type" % p)
-        for p in typed:
-            check(p in params, where + ": annotate names %r, not a parameter" % p)
-        returns_value = any(isinstance(n, ast.Return) and n.value is not None
-                            for n in ast.walk(fn))
-        check(returns_value == has_return_type, where + ": return_ type must match returns")
-        body = fn.body[1:] if (isinstance(fn.body[0], ast.Expr) and
-                               isinstance(fn.body[0].value, ast.Constant)) else fn.body
-        for stmt in body:
-            for node in ast.walk(stmt):
-                if not isinstance(node, allowed):
-                    check(False, "%s:%d: construct %s is not in the kernel language"
-                          % (where, node.lineno, type(node).__name__))
-                if isinstance(node, ast.Tuple):
-                    check(isinstance(node.ctx, ast.Store), where + ": tuples only as declare targets")
-                if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple):
-                    v = node.value
-                    check(isinstance(v, ast.Call) and getattr(v.func, "id", "") == "declare",
-                          where + ": tuple assignment only from declare()")
-                if isinstance(node, ast.Call):
-                    callee = getattr(node.func, "id", None)
-                    check(callee in builtins or callee in funcs,
-                          "%s: call to %r is neither a builtin nor a function of the file"
-                          % (where, callee))
-                    check(not node.keywords, where + ": keyword arguments at a call site")
-                if isinstance(node, ast.For):
-                    it = node.iter
-                    check(isinstance(it, ast.Call) and getattr(it.func, "id", "") == "range",
-                          where + ": for loops iterate over range() only")
-                if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                    pass  # only declare()'s argument has strings; checked through Call above
+    """physics.py and the kernel files it imports stick to the constructs LANGUAGE.md accepts,
+    with explicit types everywhere (tests/apps/kernel_lang_check.py)."""
+    check_kernel_file(PHYSICS, lambda msg: check(False, msg))
 
 
 def check_min_image():
     """min_image, pair_delta and wrap_coord against NumPy's rounding and modulo."""
     L = 7.5
     d = np.concatenate([np.linspace(-40, 40, 1601), [L / 2, -L / 2, 0.0, 1e-17, -1e-17]])
-    got = np.array([P.min_image(v, L) for v in d])
+    got = np.array([B.min_image(v, L) for v in d])
     check(np.all(np.abs(got) <= L / 2 + 1e-12), "min_image leaves |d| <= L/2")
     k = (d - got) / L
     check(np.allclose(k, np.round(k), atol=1e-9), "min_image differs from d by a multiple of L")
     check(np.allclose(np.abs(got), np.abs(np_min_image(d, L)), atol=1e-12),
           "min_image agrees with NumPy rounding")
     # Two particles on either side of the periodic seam are close, not L apart.
-    check(abs(P.pair_delta(0.1, L - 0.1, L, 1) - 0.2) < 1e-12, "pair_delta across the seam")
-    check(abs(P.pair_delta(0.1, L - 0.1, L, 0) - (0.2 - L)) < 1e-12, "pair_delta without periodicity")
+    check(abs(B.pair_delta(0.1, L - 0.1, L, 1) - 0.2) < 1e-12, "pair_delta across the seam")
+    check(abs(B.pair_delta(0.1, L - 0.1, L, 0) - (0.2 - L)) < 1e-12, "pair_delta without periodicity")
     for a in [-1e-17, -1e-300, 0.0, L, 2 * L - 1e-15, -3 * L + 0.25, 123.456, -0.1]:
-        w = P.wrap_coord(a, L)
+        w = B.wrap_coord(a, L)
         check(0.0 <= w < L, "wrap_coord(%r) = %r is in [0, L)" % (a, w))
         check(min(abs(w - a % L), L - abs(w - a % L)) < 1e-12, "wrap_coord(%r) == a mod L" % a)
 

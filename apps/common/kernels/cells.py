@@ -1,0 +1,91 @@
+"""Dimension-independent parts of the binned neighbour search and of CSR neighbour lists.
+
+Kernel-language functions used by neighbors2d.py and neighbors3d.py (and through them by the
+apps). The pipeline, driven by apps/common/neighbor_list.cpp from engine primitives:
+
+    cell_key (per particle) -> stable sort of the keys -> clear_cells (per cell) +
+    find_cell_bounds (per particle) -> count_neighbors -> scan (nbr_offset_input/output) ->
+    fill_neighbors -> sort_neighbors
+
+Cell index per axis: wrapped when the axis is periodic, clamped to the grid otherwise (so
+particles outside a walled box still land in an edge cell and are found).
+"""
+
+from math import floor
+
+from smelt_lang import annotate, declare
+
+
+@annotate(double='a, cell_size', int='ncell, periodic', return_='int')
+def cell_coord(a, cell_size, ncell, periodic):
+    """The cell along one axis: wrapped when periodic, clamped to [0, ncell) otherwise."""
+    c = int(floor(a / cell_size))
+    if periodic != 0:
+        c = c % ncell
+    else:
+        c = min(max(c, 0), ncell - 1)
+    return c
+
+
+@annotate(int='c, offset, ncell, periodic', return_='int')
+def neighbor_cell(c, offset, ncell, periodic):
+    """The cell `offset` (-1, 0, 1) away along one axis, or -1 past a non-periodic edge."""
+    n = c + offset
+    if periodic != 0:
+        return n % ncell
+    if n < 0 or n >= ncell:
+        return -1
+    return n
+
+
+@annotate(i='int', intp='cell_start, cell_end')
+def clear_cells(i, cell_start, cell_end):
+    """Marks cell i empty (start == end); run over all cells before find_cell_bounds."""
+    cell_start[i] = 0
+    cell_end[i] = 0
+
+
+@annotate(i='int', intp='sorted_keys, cell_start, cell_end', n='int')
+def find_cell_bounds(i, sorted_keys, cell_start, cell_end, n):
+    """Particles of cell c are order[cell_start[c] : cell_end[c]]; each bound has one writer."""
+    key = declare('int')
+    key = sorted_keys[i]
+    if i == 0 or sorted_keys[i - 1] != key:
+        cell_start[key] = i
+    if i == n - 1 or sorted_keys[i + 1] != key:
+        cell_end[key] = i + 1
+
+
+@annotate(i='int', intp='nbr_start, nbr_count, nbr_idx')
+def sort_neighbors(i, nbr_start, nbr_count, nbr_idx):
+    """Puts the list of i in increasing index order (insertion sort; the list is 3^dim sorted runs).
+
+    fill_neighbors writes cell by cell, so without this the force sum of compute_forces would
+    run in an order that depends on the cell grid. Sorted, every list (binned or all pairs,
+    built now or some steps ago with a skin) sums the pairs within r_cut in the order of
+    compute_forces_all_pairs: the forces agree bit for bit.
+    """
+    start, end, k, m, j = declare('int', 5)
+    start = nbr_start[i]
+    end = start + nbr_count[i]
+    for k in range(start + 1, end):
+        j = nbr_idx[k]
+        m = k - 1
+        while m >= start and nbr_idx[m] > j:
+            nbr_idx[m + 1] = nbr_idx[m]
+            m -= 1
+        nbr_idx[m + 1] = j
+
+
+@annotate(i='int', nbr_count='intp', return_='int')
+def nbr_offset_input(i, nbr_count):
+    """Scan input: the counts, scanned with 'a+b' into CSR offsets."""
+    return nbr_count[i]
+
+
+@annotate(i='int', item='int', prev_item='int', last_item='int', intp='nbr_start, nbr_total')
+def nbr_offset_output(i, item, prev_item, last_item, nbr_start, nbr_total):
+    """Scan output: exclusive offsets into nbr_start; nbr_total[0] = total list length."""
+    nbr_start[i] = prev_item
+    if i == 0:
+        nbr_total[0] = last_item

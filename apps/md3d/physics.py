@@ -1,0 +1,304 @@
+"""md3d physics: 3D Lennard-Jones mixtures, written in Smelt's kernel language.
+
+Every function here is a kernel or a device function that the md3d driver compiles through the
+engine (cpu / OpenCL / CUDA). The file is also valid Python: run element by element on NumPy
+arrays it is the reference the tests compare against (tests/apps/md3d_physics_check.py).
+Geometry, neighbour search, LJ evaluators, walls and random numbers are shared with the other
+apps and imported from apps/common/kernels (the engine's kernel imports; in CPython put
+apps/common and apps/common/kernels on sys.path).
+
+Conventions (the driver relies on them; apps/md3d/README.md has the equations):
+- Reduced LJ units. Structure-of-arrays state: x, y, z, vx, vy, vz, fx, fy, fz, pe, vir, dke
+  (double arrays of length N), typ (int32 type index 0..ntypes-1), ix, iy, iz (int32 image
+  counts). Precision is switched by the engine, not by editing this file.
+- An elementwise kernel is `f(i, ...)`; its length is that of its FIRST array argument: every
+  per-particle kernel takes a length-N array first (pair_shift_table takes a pair table).
+- `periodic` is a per-axis bit mask: bit 0 = x, bit 1 = y, bit 2 = z (7 = periodic box). An
+  axis without its bit has harmonic soft walls at 0 and L (apply_walls).
+- Per-type tables: mass[t] (length ntypes); pair tables eps_t, sig_t, rc2_t, eshift_t of
+  length ntypes * ntypes indexed ti * ntypes + tj, symmetric (the host fills both halves).
+- Integer switches (`shift`) are ints: 0 = off, anything else = on.
+- Neighbour lists are FULL and in CSR form (apps/common/neighbor_list.h). Each particle writes
+  only its own force, energy and virial: no atomics, every backend is deterministic.
+- Pair energies and virials are split half and half between the two particles, so summing pe[]
+  (or vir[]) over all particles gives the total.
+- Random numbers are counter based (rng.py): the Langevin kick of particle i at step s uses
+  rng_normal(seed, s, i, axis) with axis 0, 1, 2, so a run does not depend on the thread layout
+  and a restart continues the same noise.
+"""
+
+from math import exp, expm1, sqrt
+
+from smelt_lang import annotate, declare
+
+from box import axis_periodic, pair_delta, wrap_axis
+from lj import lj_energy, lj_energy_shift, lj_force_divr
+from rng import rng_normal
+from walls import wall_energy, wall_force
+
+# The neighbour-search kernels the driver launches by name (apps/common/neighbor_list.h); they
+# live in apps/common/kernels and are part of this program through these imports.
+from cells import (clear_cells, find_cell_bounds, nbr_offset_input,  # noqa: F401
+                   nbr_offset_output, sort_neighbors)
+from neighbors3d import (cell_key, count_neighbors, count_neighbors_all_pairs,  # noqa: F401
+                         displacement2_map, fill_neighbors, fill_neighbors_all_pairs,
+                         save_positions)
+
+
+# ---------------------------------------------------------------------------------------------
+# Pair tables.
+# ---------------------------------------------------------------------------------------------
+
+@annotate(k='int', doublep='eps_t, sig_t, rc2_t, eshift_t', shift='int')
+def pair_shift_table(k, eps_t, sig_t, rc2_t, eshift_t, shift):
+    """eshift_t[k] = u_k(r_cut,k) when shifting, else 0; run once over the ntypes^2 pair entries."""
+    eshift_t[k] = lj_energy_shift(rc2_t[k], eps_t[k], sig_t[k], shift)
+
+
+# ---------------------------------------------------------------------------------------------
+# Forces: one writer per particle (full neighbour list).
+# ---------------------------------------------------------------------------------------------
+
+@annotate(i='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
+          intp='nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz',
+          int='periodic, ntypes')
+def compute_forces(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx, lx, ly, lz,
+                   periodic, typ, ntypes, eps_t, sig_t, rc2_t, eshift_t):
+    """LJ force, potential energy and virial of particle i from its neighbour list.
+
+    Sets (not adds) fx[i], fy[i], fz[i], pe[i] = 1/2 sum_j (u_ij(r_ij) - eshift_ij),
+    vir[i] = 1/2 sum_j r_ij . f_ij, with the parameters of the pair's types.
+    Pairs in the list but beyond their cutoff (the skin) are skipped.
+    """
+    xi, yi, zi, dx, dy, dz, r2, ff = declare('double', 8)
+    fxi, fyi, fzi, ei, wi = declare('double', 5)
+    start, j, row, k = declare('int', 4)
+    xi = x[i]
+    yi = y[i]
+    zi = z[i]
+    row = typ[i] * ntypes
+    fxi = 0.0
+    fyi = 0.0
+    fzi = 0.0
+    ei = 0.0
+    wi = 0.0
+    start = nbr_start[i]
+    for m in range(start, start + nbr_count[i]):
+        j = nbr_idx[m]
+        if j == i:
+            continue
+        dx = pair_delta(xi, x[j], lx, periodic & 1)
+        dy = pair_delta(yi, y[j], ly, periodic & 2)
+        dz = pair_delta(zi, z[j], lz, periodic & 4)
+        r2 = dx * dx + dy * dy + dz * dz
+        k = row + typ[j]
+        if r2 < rc2_t[k]:
+            ff = lj_force_divr(r2, eps_t[k], sig_t[k])
+            fxi += ff * dx
+            fyi += ff * dy
+            fzi += ff * dz
+            ei += lj_energy(r2, eps_t[k], sig_t[k]) - eshift_t[k]
+            wi += ff * r2
+    fx[i] = fxi
+    fy[i] = fyi
+    fz[i] = fzi
+    pe[i] = 0.5 * ei
+    vir[i] = 0.5 * wi
+
+
+@annotate(i='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
+          intp='typ', n='int', double='lx, ly, lz', int='periodic, ntypes')
+def compute_forces_all_pairs(i, x, y, z, fx, fy, fz, pe, vir, n, lx, ly, lz, periodic, typ,
+                             ntypes, eps_t, sig_t, rc2_t, eshift_t):
+    """compute_forces over every other particle (O(N^2)); same outputs, no neighbour list."""
+    xi, yi, zi, dx, dy, dz, r2, ff = declare('double', 8)
+    fxi, fyi, fzi, ei, wi = declare('double', 5)
+    row, k = declare('int', 2)
+    xi = x[i]
+    yi = y[i]
+    zi = z[i]
+    row = typ[i] * ntypes
+    fxi = 0.0
+    fyi = 0.0
+    fzi = 0.0
+    ei = 0.0
+    wi = 0.0
+    for j in range(n):
+        if j == i:
+            continue
+        dx = pair_delta(xi, x[j], lx, periodic & 1)
+        dy = pair_delta(yi, y[j], ly, periodic & 2)
+        dz = pair_delta(zi, z[j], lz, periodic & 4)
+        r2 = dx * dx + dy * dy + dz * dz
+        k = row + typ[j]
+        if r2 < rc2_t[k]:
+            ff = lj_force_divr(r2, eps_t[k], sig_t[k])
+            fxi += ff * dx
+            fyi += ff * dy
+            fzi += ff * dz
+            ei += lj_energy(r2, eps_t[k], sig_t[k]) - eshift_t[k]
+            wi += ff * r2
+    fx[i] = fxi
+    fy[i] = fyi
+    fz[i] = fzi
+    pe[i] = 0.5 * ei
+    vir[i] = 0.5 * wi
+
+
+@annotate(i='int', doublep='x, y, z, fx, fy, fz, pe',
+          double='lx, ly, lz, stiffness, wall_range', periodic='int')
+def apply_walls(i, x, y, z, fx, fy, fz, pe, lx, ly, lz, periodic, stiffness, wall_range):
+    """Adds the soft walls of every non-periodic axis to particle i (run after the pair forces).
+
+    Walls sit at 0 and L of each axis whose bit in `periodic` is clear. Their forces are not
+    part of vir[] (the reported pressure is the pair pressure).
+    """
+    a, e = declare('double', 2)
+    e = 0.0
+    if axis_periodic(periodic, 0) == 0:
+        a = x[i]
+        fx[i] += wall_force(a, stiffness, wall_range) - wall_force(lx - a, stiffness, wall_range)
+        e += wall_energy(a, stiffness, wall_range) + wall_energy(lx - a, stiffness, wall_range)
+    if axis_periodic(periodic, 1) == 0:
+        a = y[i]
+        fy[i] += wall_force(a, stiffness, wall_range) - wall_force(ly - a, stiffness, wall_range)
+        e += wall_energy(a, stiffness, wall_range) + wall_energy(ly - a, stiffness, wall_range)
+    if axis_periodic(periodic, 2) == 0:
+        a = z[i]
+        fz[i] += wall_force(a, stiffness, wall_range) - wall_force(lz - a, stiffness, wall_range)
+        e += wall_energy(a, stiffness, wall_range) + wall_energy(lz - a, stiffness, wall_range)
+    pe[i] += e
+
+
+# ---------------------------------------------------------------------------------------------
+# Integrators. NVE velocity Verlet: kick_drift, forces, kick. Langevin BAOAB:
+# baoab_kick_drift (B A O A), forces, kick (B). Bussi: NVE step, then scale_velocities with the
+# factor the host draws (README: "Bussi thermostat").
+# ---------------------------------------------------------------------------------------------
+
+@annotate(i='int', doublep='vx, vy, vz, fx, fy, fz, mass', typ='intp', dt='double')
+def kick(i, vx, vy, vz, fx, fy, fz, typ, mass, dt):
+    """v += (dt/2) f/m, m = mass[typ[i]]."""
+    m = declare('double')
+    m = mass[typ[i]]
+    vx[i] += 0.5 * dt * fx[i] / m
+    vy[i] += 0.5 * dt * fy[i] / m
+    vz[i] += 0.5 * dt * fz[i] / m
+
+
+@annotate(i='int', doublep='x, y, z, vx, vy, vz', dt='double')
+def drift(i, x, y, z, vx, vy, vz, dt):
+    """x += dt v."""
+    x[i] += dt * vx[i]
+    y[i] += dt * vy[i]
+    z[i] += dt * vz[i]
+
+
+@annotate(i='int', doublep='x, y, z', intp='ix, iy, iz', double='lx, ly, lz', periodic='int')
+def wrap_positions(i, x, y, z, ix, iy, iz, lx, ly, lz, periodic):
+    """Maps particle i into [0, L) along each periodic axis; the image counts record the wraps
+    (unwrapped x = x + ix * lx). Axes with walls are left alone."""
+    if axis_periodic(periodic, 0) != 0:
+        wrap_axis(i, x, ix, lx)
+    if axis_periodic(periodic, 1) != 0:
+        wrap_axis(i, y, iy, ly)
+    if axis_periodic(periodic, 2) != 0:
+        wrap_axis(i, z, iz, lz)
+
+
+@annotate(i='int', doublep='x, y, z, vx, vy, vz, fx, fy, fz, mass', intp='ix, iy, iz, typ',
+          double='dt, lx, ly, lz', periodic='int')
+def kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, ix, iy, iz, typ, mass, dt, lx, ly, lz,
+               periodic):
+    """First half of a velocity-Verlet step in one launch: kick, drift, wrap (periodic axes)."""
+    kick(i, vx, vy, vz, fx, fy, fz, typ, mass, dt)
+    drift(i, x, y, z, vx, vy, vz, dt)
+    wrap_positions(i, x, y, z, ix, iy, iz, lx, ly, lz, periodic)
+
+
+@annotate(i='int', doublep='vx, vy, vz, mass, dke', typ='intp', double='gamma_dt, kT',
+          seed='ulong', step='long')
+def langevin_o(i, vx, vy, vz, typ, mass, dke, gamma_dt, kT, seed, step):
+    """The exact Ornstein-Uhlenbeck step over a time dt (gamma_dt = gamma * dt):
+
+        v <- c1 v + sqrt((1 - c1^2) kT / m) R,   c1 = exp(-gamma dt),   R ~ N(0, 1) per axis,
+
+    with R = rng_normal(seed, step, i, axis), axis 0, 1, 2. 1 - c1^2 is -expm1(-2 gamma dt)
+    (accurate for small gamma dt). dke[i] = the kinetic energy this step added to particle i
+    (the heat the thermostat put in; its sum is what the conserved quantity subtracts).
+    """
+    m, c1, s, v0, v1 = declare('double', 5)
+    m = mass[typ[i]]
+    c1 = exp(-gamma_dt)
+    s = sqrt(-expm1(-2.0 * gamma_dt) * kT / m)
+    v0 = vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]
+    vx[i] = c1 * vx[i] + s * rng_normal(seed, step, i, 0)
+    vy[i] = c1 * vy[i] + s * rng_normal(seed, step, i, 1)
+    vz[i] = c1 * vz[i] + s * rng_normal(seed, step, i, 2)
+    v1 = vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]
+    dke[i] = 0.5 * m * (v1 - v0)
+
+
+@annotate(i='int', doublep='x, y, z, vx, vy, vz, fx, fy, fz, mass, dke',
+          intp='ix, iy, iz, typ', double='dt, lx, ly, lz, gamma, kT', periodic='int',
+          seed='ulong', step='long')
+def baoab_kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, ix, iy, iz, typ, mass, dke, dt, lx,
+                     ly, lz, periodic, gamma, kT, seed, step):
+    """First part of a BAOAB Langevin step (Leimkuhler & Matthews 2013) in one launch:
+    B (kick dt/2), A (drift dt/2), O (langevin_o over dt), A (drift dt/2), wrap.
+    The step ends with forces at the new positions and `kick` (the last B).
+    `step` is the number of steps done before this one (0 for the first)."""
+    kick(i, vx, vy, vz, fx, fy, fz, typ, mass, dt)
+    drift(i, x, y, z, vx, vy, vz, 0.5 * dt)
+    langevin_o(i, vx, vy, vz, typ, mass, dke, gamma * dt, kT, seed, step)
+    drift(i, x, y, z, vx, vy, vz, 0.5 * dt)
+    wrap_positions(i, x, y, z, ix, iy, iz, lx, ly, lz, periodic)
+
+
+@annotate(i='int', doublep='vx, vy, vz', alpha='double')
+def scale_velocities(i, vx, vy, vz, alpha):
+    """v <- alpha v (Bussi's stochastic velocity rescaling; alpha comes from the host)."""
+    vx[i] = alpha * vx[i]
+    vy[i] = alpha * vy[i]
+    vz[i] = alpha * vz[i]
+
+
+# ---------------------------------------------------------------------------------------------
+# Map functions for reductions ('a+b'; displacement2_map of neighbors3d uses 'max(a, b)').
+# ---------------------------------------------------------------------------------------------
+
+@annotate(i='int', doublep='vx, vy, vz, mass', typ='intp', return_='double')
+def kinetic_energy_map(i, vx, vy, vz, typ, mass):
+    return 0.5 * mass[typ[i]] * (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i])
+
+
+@annotate(i='int', pe='doublep', return_='double')
+def potential_energy_map(i, pe):
+    return pe[i]
+
+
+@annotate(i='int', vir='doublep', return_='double')
+def virial_map(i, vir):
+    """Sum over i gives W = sum over pairs of r_ij . f_ij; P = (2 KE + W) / (3 V) (+ tail)."""
+    return vir[i]
+
+
+@annotate(i='int', dke='doublep', return_='double')
+def heat_map(i, dke):
+    """Sum over i gives the kinetic energy the Langevin O step added this step."""
+    return dke[i]
+
+
+@annotate(i='int', doublep='vx, mass', typ='intp', return_='double')
+def momentum_x_map(i, vx, typ, mass):
+    return mass[typ[i]] * vx[i]
+
+
+@annotate(i='int', doublep='vy, mass', typ='intp', return_='double')
+def momentum_y_map(i, vy, typ, mass):
+    return mass[typ[i]] * vy[i]
+
+
+@annotate(i='int', doublep='vz, mass', typ='intp', return_='double')
+def momentum_z_map(i, vz, typ, mass):
+    return mass[typ[i]] * vz[i]
