@@ -9,6 +9,7 @@
 // System: square lattice at density 0.7, T0 = 1.0, LJ cut at 2.5 and shifted, skin 0.3, dt 0.005,
 // periodic (configs/md2d_lj.yaml scaled up). Timing starts after 20 warm-up steps (kernel
 // compilation and the first list builds excluded).
+#include "common/kernel_file.h"
 #include "md2d/config.h"
 #include "md2d/simulation.h"
 
@@ -199,7 +200,7 @@ int main(int argc, char **argv) {
 
     const bool have_lammps =
         !lmp.empty() && std::system(("command -v " + lmp + " > /dev/null 2>&1").c_str()) == 0;
-    smelt::Program physics = smelt::Program::from_file(physics_path);
+    smelt::Program physics = smelt::apps::load_kernel_program(physics_path);
     const std::string load_before = load_average();
     std::vector<Result> results;
     std::printf("%-12s %9s %8s %7s %9s %7s %9s %9s %16s\n", "code", "n", "threads", "steps",

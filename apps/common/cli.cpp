@@ -2,6 +2,7 @@
 
 #include "common/app.h"
 #include "common/checkpoint.h"
+#include "common/kernel_file.h"
 #include "common/run_loop.h"
 #include "common/stop_signal.h"
 
@@ -36,7 +37,7 @@ int check_command(const AppHooks &app, const Request &r) {
 int run_command(const AppHooks &app, const Request &r, const char *argv0) {
     auto config = load(app, r);
     const std::string physics_path = find_kernel_file(app.kernels, argv0);
-    smelt::Program physics = smelt::Program::from_file(physics_path);
+    smelt::Program physics = load_kernel_program(physics_path);
     std::printf("%sphysics      %s\n", app.describe(*config).c_str(), physics_path.c_str());
     if (!r.restart.empty()) std::printf("restart      %s\n", r.restart.c_str());
     std::printf("\n");

@@ -32,4 +32,19 @@ std::string find_kernel_file(const KernelFile &k, const char *argv0) {
                              (k.env_var.empty() ? "" : "\nset " + k.env_var + " to its path"));
 }
 
+std::vector<std::string> shared_kernel_path(const std::string &kernel_file) {
+    const fs::path dir = fs::absolute(kernel_file).parent_path();
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const fs::path &p : {dir / ".." / "common" / "kernels", dir / ".." / "kernels"})
+        if (fs::is_directory(p, ec)) out.push_back(fs::weakly_canonical(p, ec).string());
+    return out;
+}
+
+smelt::Program load_kernel_program(const std::string &kernel_file) {
+    smelt::ProgramOptions options;
+    options.kernel_path = shared_kernel_path(kernel_file);
+    return smelt::Program::from_file(kernel_file, options);
+}
+
 } // namespace smelt::apps

@@ -1,7 +1,10 @@
 // Where an app finds its kernel file (physics.py) at run time.
 #pragma once
 
+#include "smelt.h"
+
 #include <string>
+#include <vector>
 
 namespace smelt::apps {
 
@@ -16,5 +19,15 @@ struct KernelFile {
 // <binary's folder>/../share/smelt/<share_dir>/file_name, else source_default. std::runtime_error
 // listing the places tried when none exists.
 std::string find_kernel_file(const KernelFile &kernels, const char *argv0);
+
+// The folders an app's kernel file imports the shared kernels from (apps/common/kernels), found
+// relative to the file itself so the source tree and an installed tree both work:
+// <file's folder>/../common/kernels (source: apps/<app>/physics.py) and <file's folder>/../kernels
+// (installed: share/smelt/<app>/physics.py beside share/smelt/kernels). Only existing folders are
+// returned; $SMELT_KERNEL_PATH is searched after them by the engine.
+std::vector<std::string> shared_kernel_path(const std::string &kernel_file);
+
+// The app's kernel file parsed with shared_kernel_path() as its import path.
+smelt::Program load_kernel_program(const std::string &kernel_file);
 
 } // namespace smelt::apps

@@ -4,6 +4,7 @@
 
 #include "backends/cpu/cpu_backend.h"
 #include "backends/registry.h"
+#include "common/kernel_file.h"
 #include "md2d/config.h"
 #include "smelt.h"
 
@@ -14,7 +15,7 @@
 namespace smelt::apps::test_util {
 
 inline const smelt::Program &md2d_physics() {
-    static const smelt::Program p = smelt::Program::from_file(SMELT_MD2D_PHYSICS_PATH);
+    static const smelt::Program p = smelt::apps::load_kernel_program(SMELT_MD2D_PHYSICS_PATH);
     return p;
 }
 
