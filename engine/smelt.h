@@ -65,6 +65,13 @@ struct ProgramOptions {
     // box.py), after the importing file's own directory and before $SMELT_KERNEL_PATH
     // (docs/LANGUAGE.md, "Kernel libraries").
     std::vector<std::string> kernel_path;
+    // Module constants of the program's file set to these values, as if the file said
+    // NAME = value: compile-time numbers (loop bounds, matrix extents, cutoffs) chosen at run
+    // time, as the Python package's specialize does. {"N", 3} is an int, {"RC", 2.5} a float.
+    // A constant the file imports from a kernel library is set in this file only (the
+    // library's functions keep theirs). UsageError for a name that is not a module constant
+    // of the file.
+    std::map<std::string, ConstantValue> constants;
 };
 
 // A kernel file (or text), parsed once, with the kernel files it imports. Cheap to copy: copies
