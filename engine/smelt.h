@@ -57,7 +57,21 @@ struct KernelState;
 struct Options {
     std::string backend; // "cpu", "cpu:serial", ...; "" → $SMELT_BACKEND → "cpu"
     Precision precision = Precision::Double;
+    // On the CPU backend, > 0 sets its thread count when the primitive is made, exactly as
+    // set_cpu_threads(threads) does: process-wide, for every CPU primitive. 0 leaves the count as
+    // it is; other backends ignore it. UsageError when negative.
+    int threads = 0;
 };
+
+// The CPU backend's thread count. It belongs to the backend, which is one object per process
+// shared by every primitive (as OpenMP's own setting is): Elementwise, Reduction, Scan and the
+// sorts on "cpu" all use it. Reductions and scans split their range into one chunk per thread,
+// so their results are reproducible for a given count. Default: $SMELT_NUM_THREADS, else the
+// first entry of $OMP_NUM_THREADS, else the number of hardware threads.
+int cpu_threads();
+// Sets that count (n >= 1), or back to the default (n = 0). UsageError when n < 0. Apps call it
+// once at start-up (or give Options::threads); "cpu:serial" always runs on one thread.
+void set_cpu_threads(int n);
 
 // How a Program is made.
 struct ProgramOptions {

@@ -1,5 +1,6 @@
 #include "primitives/binding.h"
 
+#include "backends/cpu/cpu_backend.h"
 #include "backends/registry.h"
 #include "types/annotations.h"
 
@@ -55,7 +56,15 @@ BoundParam bind_param(const std::string &func, const std::string &param,
 }
 
 Backend &resolve_backend(const Options &options) {
-    return options.backend.empty() ? default_backend() : get_backend(options.backend);
+    if (options.threads < 0)
+        throw UsageError("Options::threads must be 0 (leave the CPU thread count) or positive, "
+                         "not " +
+                         std::to_string(options.threads));
+    Backend &backend = options.backend.empty() ? default_backend() : get_backend(options.backend);
+    if (options.threads > 0)
+        if (auto *cpu = dynamic_cast<cpu::CpuBackend *>(&backend))
+            cpu->set_num_threads(options.threads);
+    return backend;
 }
 
 std::vector<size_t> named_order(const std::vector<std::string> &given,
