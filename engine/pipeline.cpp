@@ -33,10 +33,12 @@ std::shared_ptr<const ast::Module> parse_source(std::shared_ptr<const SourceFile
     return module;
 }
 
-std::shared_ptr<const ast::Module> parse_program(std::shared_ptr<const SourceFile> main,
-                                                 const std::vector<std::string> &kernel_path) {
+std::shared_ptr<const ast::Module>
+parse_program(std::shared_ptr<const SourceFile> main, const std::vector<std::string> &kernel_path,
+              const std::map<std::string, ConstantValue> &constants) {
     auto module =
         frontend::load_program(std::move(main), frontend::kernel_search_path(kernel_path));
+    frontend::override_constants(*module, constants);
     if (debug::level() >= 4)
         for (const ast::Module *m : module->program_modules())
             debug::dump("ast of " + m->source->name(), frontend::print_ast(*m));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "frontend/ast.h"
+#include "frontend/constant_overrides.h"
 #include "ir/ir.h"
 #include "support/source.h"
 #include "types/type.h"
@@ -45,8 +46,12 @@ std::shared_ptr<const ast::Module> parse_source(std::shared_ptr<const SourceFile
 // frontend/imports.h and docs/LANGUAGE.md): modules are looked for in main's directory, then in
 // `kernel_path`, then in $SMELT_KERNEL_PATH. Throws CompileError for module-level syntax errors
 // in any of the files and for names imported from a kernel file that it does not define.
-std::shared_ptr<const ast::Module> parse_program(std::shared_ptr<const SourceFile> main,
-                                                 const std::vector<std::string> &kernel_path = {});
+// `constants` then sets module constants of main (frontend/constant_overrides.h; UsageError
+// for a name that is not one).
+std::shared_ptr<const ast::Module>
+parse_program(std::shared_ptr<const SourceFile> main,
+              const std::vector<std::string> &kernel_path = {},
+              const std::map<std::string, ConstantValue> &constants = {});
 
 // Types and lowers the requested functions and their callees, then runs the IR pass script
 // (dumps at SMELT_DEBUG >= 2). Throws CompileError with every diagnostic found.

@@ -36,6 +36,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -56,7 +57,21 @@ struct KernelState;
 struct Options {
     std::string backend; // "cpu", "cpu:serial", ...; "" → $SMELT_BACKEND → "cpu"
     Precision precision = Precision::Double;
+    // On the CPU backend, > 0 sets its thread count when the primitive is made, exactly as
+    // set_cpu_threads(threads) does: process-wide, for every CPU primitive. 0 leaves the count as
+    // it is; other backends ignore it. UsageError when negative.
+    int threads = 0;
 };
+
+// The CPU backend's thread count. It belongs to the backend, which is one object per process
+// shared by every primitive (as OpenMP's own setting is): Elementwise, Reduction, Scan and the
+// sorts on "cpu" all use it. Reductions and scans split their range into one chunk per thread,
+// so their results are reproducible for a given count. Default: $SMELT_NUM_THREADS, else the
+// first entry of $OMP_NUM_THREADS, else the number of hardware threads.
+int cpu_threads();
+// Sets that count (n >= 1), or back to the default (n = 0). UsageError when n < 0. Apps call it
+// once at start-up (or give Options::threads); "cpu:serial" always runs on one thread.
+void set_cpu_threads(int n);
 
 // How a Program is made.
 struct ProgramOptions {
@@ -64,6 +79,13 @@ struct ProgramOptions {
     // box.py), after the importing file's own directory and before $SMELT_KERNEL_PATH
     // (docs/LANGUAGE.md, "Kernel libraries").
     std::vector<std::string> kernel_path;
+    // Module constants of the program's file set to these values, as if the file said
+    // NAME = value: compile-time numbers (loop bounds, matrix extents, cutoffs) chosen at run
+    // time, as the Python package's specialize does. {"N", 3} is an int, {"RC", 2.5} a float.
+    // A constant the file imports from a kernel library is set in this file only (the
+    // library's functions keep theirs). UsageError for a name that is not a module constant
+    // of the file.
+    std::map<std::string, ConstantValue> constants;
 };
 
 // A kernel file (or text), parsed once, with the kernel files it imports. Cheap to copy: copies
@@ -153,6 +175,22 @@ private:
     } v_{};
 };
 
+// Arguments by parameter name, in any order: {{"x", x}, {"a", 2.0}}, or built up in a vector
+// (NamedArgs(v)). Its own type rather than a std::map, so that a name given twice is reported
+// rather than dropped, and rather than a std::vector or std::map, which would make positional
+// calls with braced lists (r({1.0}), k({x, y})) ambiguous.
+template <class A> class Named {
+public:
+    using Entry = std::pair<std::string, A>;
+    Named(std::initializer_list<Entry> entries) : entries_(entries) {}
+    explicit Named(std::vector<Entry> entries) : entries_(std::move(entries)) {}
+    const std::vector<Entry> &entries() const { return entries_; }
+
+private:
+    std::vector<Entry> entries_;
+};
+using NamedArgs = Named<Arg>;
+
 // A scalar result with its dtype. as<T>() converts the value to T as C converts (exact when T is
 // the dtype's own type).
 class Value {
@@ -186,6 +224,9 @@ public:
     // n = length of the first Array argument (UsageError when there is none).
     void operator()(const std::vector<Arg> &args);
     void operator()(int64_t n, const std::vector<Arg> &args);
+    // By name: every parameter after the index exactly once (UsageError naming unknown, missing
+    // and repeated names). n < 0: the length of the first Array in parameter order.
+    void operator()(const NamedArgs &named, int64_t n = -1);
     // The whole translation unit of the last specialisation ("" before the first call).
     const std::string &source() const;
 
@@ -216,6 +257,10 @@ public:
     Reduction &operator=(Reduction &&) noexcept;
 
     Value operator()(const std::vector<Arg> &args);
+    // By name: the map function's parameters after the index, each exactly once (UsageError
+    // naming unknown, missing and repeated names; and without a map_func, whose one array has no
+    // name).
+    Value operator()(const NamedArgs &named);
     const std::string &source() const;
 
 private:
@@ -293,6 +338,9 @@ private:
     std::optional<LocalMem> local_;
 };
 
+// Kernel arguments by parameter name (see Named).
+using NamedLaunchArgs = Named<LaunchArg>;
+
 // One function of a Program run as a GPU kernel (Compyle's low-level Kernel), for algorithms the
 // primitives do not cover (work-group reductions, tiling through local memory):
 //
@@ -335,6 +383,11 @@ public:
     // Up to three dimensions (unused ones: 1).
     void operator()(const std::array<int64_t, 3> &global_size,
                     const std::array<int64_t, 3> &local_size, const std::vector<LaunchArg> &args);
+    // By name: every parameter exactly once (UsageError naming unknown, missing and repeated
+    // names).
+    void operator()(int64_t global_size, int64_t local_size, const NamedLaunchArgs &named);
+    void operator()(const std::array<int64_t, 3> &global_size,
+                    const std::array<int64_t, 3> &local_size, const NamedLaunchArgs &named);
     // The whole translation unit of the last specialisation ("" before the first call).
     const std::string &source() const;
 

@@ -55,10 +55,12 @@ std::string identity(const fs::path &path) {
     return ec ? fs::absolute(path).lexically_normal().string() : canonical.string();
 }
 
-std::shared_ptr<const SourceFile> read_file(const fs::path &path, const ast::Import &imp) {
+// `importer`: the file whose import names `path` (where the error is shown).
+std::shared_ptr<const SourceFile> read_file(const fs::path &path, const ast::Import &imp,
+                                            std::shared_ptr<const SourceFile> importer) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        DiagnosticSink sink(nullptr);
+        DiagnosticSink sink(std::move(importer));
         sink.error(imp.loc, "cannot read the kernel file '" + path.string() + "' of module '" +
                                 imp.module + "'");
         sink.throw_if_errors();
@@ -113,7 +115,7 @@ struct Loader {
             if (!fs::is_regular_file(candidate, ec)) continue;
             auto [it, fresh] = by_identity.try_emplace(identity(candidate), nullptr);
             if (fresh) {
-                auto parsed = parse(read_file(candidate, imp));
+                auto parsed = parse(read_file(candidate, imp, m.source));
                 it->second = parsed.get();
                 main->imported_modules.push_back(parsed);
                 todo.push_back(parsed.get());

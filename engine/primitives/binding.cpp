@@ -1,7 +1,10 @@
 #include "primitives/binding.h"
 
+#include "backends/cpu/cpu_backend.h"
 #include "backends/registry.h"
 #include "types/annotations.h"
+
+#include <algorithm>
 
 namespace smelt::primitives {
 
@@ -53,7 +56,47 @@ BoundParam bind_param(const std::string &func, const std::string &param,
 }
 
 Backend &resolve_backend(const Options &options) {
-    return options.backend.empty() ? default_backend() : get_backend(options.backend);
+    if (options.threads < 0)
+        throw UsageError("Options::threads must be 0 (leave the CPU thread count) or positive, "
+                         "not " +
+                         std::to_string(options.threads));
+    Backend &backend = options.backend.empty() ? default_backend() : get_backend(options.backend);
+    if (options.threads > 0)
+        if (auto *cpu = dynamic_cast<cpu::CpuBackend *>(&backend))
+            cpu->set_num_threads(options.threads);
+    return backend;
+}
+
+std::vector<size_t> named_order(const std::vector<std::string> &given,
+                                const std::vector<std::string> &params, const std::string &who) {
+    auto quoted = [](const std::vector<std::string> &names) {
+        std::string out;
+        for (const auto &n : names)
+            out += (out.empty() ? "'" : ", '") + n + "'";
+        return out;
+    };
+    std::vector<std::string> unknown, missing;
+    for (size_t k = 0; k < given.size(); ++k) {
+        if (std::find(given.begin(), given.begin() + k, given[k]) != given.begin() + k)
+            throw UsageError(who + ": the argument '" + given[k] + "' is given twice");
+        if (std::find(params.begin(), params.end(), given[k]) == params.end())
+            unknown.push_back(given[k]);
+    }
+    std::vector<size_t> order;
+    for (const auto &p : params) {
+        auto it = std::find(given.begin(), given.end(), p);
+        if (it == given.end())
+            missing.push_back(p);
+        else
+            order.push_back(static_cast<size_t>(it - given.begin()));
+    }
+    if (!unknown.empty())
+        throw UsageError(who + " has no parameter " + quoted(unknown) + " (its parameters: " +
+                         (params.empty() ? std::string("none") : quoted(params)) + ")");
+    if (!missing.empty())
+        throw UsageError(who + ": no argument for the parameter" +
+                         (missing.size() == 1 ? " " : "s ") + quoted(missing));
+    return order;
 }
 
 void append_type_key(std::string &key, const Arg &a) {

@@ -41,6 +41,25 @@ void pack_args(const std::vector<const Arg *> &args, const std::vector<Type> &pa
                const std::vector<std::string> &names, Backend &backend,
                std::vector<KernelArg> &out);
 
+// For arguments given by name: the index in `given` of the argument for each of `params`, in
+// order. UsageError (starting with `who`, e.g. "'f'") naming a name given twice, names that are
+// no parameter, and parameters given nothing.
+std::vector<size_t> named_order(const std::vector<std::string> &given,
+                                const std::vector<std::string> &params, const std::string &who);
+
+// The arguments of `named` (smelt::Named::entries()) in the order of `params` (see named_order).
+template <class A>
+std::vector<A> order_named(const std::vector<std::pair<std::string, A>> &named,
+                           const std::vector<std::string> &params, const std::string &who) {
+    std::vector<std::string> given;
+    for (const auto &[name, _] : named)
+        given.push_back(name);
+    std::vector<A> out;
+    for (size_t k : named_order(given, params, who))
+        out.push_back(named[k].second);
+    return out;
+}
+
 // "x=doublep,n=int": canonical text of parameter types, for cache keys and messages.
 std::string signature_text(const std::vector<std::string> &names, const std::vector<Type> &types);
 

@@ -223,6 +223,13 @@ void Elementwise::operator()(int64_t n, const std::vector<Arg> &args) {
     s.target->run_elementwise(*s.backend, spec.kernel, n, s.kargs);
 }
 
+void Elementwise::operator()(const NamedArgs &named, int64_t n) {
+    std::vector<Arg> args =
+        primitives::order_named(named.entries(), s_->names, "'" + s_->func + "'");
+    if (n < 0) return (*this)(args);
+    (*this)(n, args);
+}
+
 const std::string &Elementwise::source() const {
     static const std::string none;
     const auto *spec = s_->specs.last();

@@ -151,6 +151,16 @@ void Kernel::operator()(const std::array<int64_t, 3> &global_size,
     spec.launch(dims, args);
 }
 
+void Kernel::operator()(int64_t global_size, int64_t local_size, const NamedLaunchArgs &named) {
+    (*this)({global_size, 1, 1}, {local_size, 1, 1}, named);
+}
+
+void Kernel::operator()(const std::array<int64_t, 3> &global_size,
+                        const std::array<int64_t, 3> &local_size, const NamedLaunchArgs &named) {
+    (*this)(global_size, local_size,
+            primitives::order_named(named.entries(), s_->names, "Kernel '" + s_->func + "'"));
+}
+
 const std::string &Kernel::source() const {
     static const std::string none;
     const RawKernel *spec = s_->specs.last();

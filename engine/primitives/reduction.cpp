@@ -181,6 +181,13 @@ Value Reduction::operator()(const std::vector<Arg> &args) {
     return Value(s.dtype_out, out);
 }
 
+Value Reduction::operator()(const NamedArgs &named) {
+    if (s_->map_func.empty())
+        throw UsageError("a Reduction without map_func takes its one array by position, not by "
+                         "name");
+    return (*this)(primitives::order_named(named.entries(), s_->names, "'" + s_->map_func + "'"));
+}
+
 const std::string &Reduction::source() const {
     static const std::string none;
     const auto *spec = s_->specs.last();

@@ -10,7 +10,17 @@ Scan, Array/wrap, the array functions (``smelt.zeros``, ``smelt.sum``, ... also 
 ``smelt.array``), get_config/use_config, profiling, Kernel/LocalMem, specialize.
 """
 
-import importlib.util as _importlib_util
+import os as _os
+
+# OpenMP's idle threads wait passively unless the user chose otherwise: libgomp's default (spin
+# for a while before sleeping) takes the cores the Python thread and other processes need, which
+# made runs of many short kernels ten times slower on a busy machine. libgomp reads this once,
+# when it is loaded (with the extension below, or by an earlier import), so it is set first
+# thing. C++ executables get the same default (engine/support/openmp_defaults.cpp).
+if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
+    _os.environ["OMP_WAIT_POLICY"] = "passive"
+
+import importlib.util as _importlib_util  # noqa: E402
 
 from .purepy import *  # noqa: F401,F403  (the kernel language's CPython meaning)
 from .purepy import __all__ as _purepy_all

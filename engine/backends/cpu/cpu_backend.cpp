@@ -4,6 +4,7 @@
 #include "backends/cpu/module.h"
 #include "support/error.h"
 #include "support/hash.h"
+#include "support/openmp_wait_policy.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -121,6 +122,7 @@ BuildResult CpuBackend::build(const std::filesystem::path &source_path,
 }
 
 std::shared_ptr<Module> CpuBackend::load(const std::filesystem::path &binary_path) {
+    default_openmp_wait_policy(); // before the kernel may bring libgomp in
     return std::make_shared<SharedObjectModule>(binary_path);
 }
 
