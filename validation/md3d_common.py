@@ -100,6 +100,16 @@ def read_observables(path, names=None):
     return out
 
 
+def per_particle(particles, name, frame, dtype):
+    """/particles/all/<name> at a frame: a time series (value [frames, N], as md3d writes species)
+    or a time-independent dataset [N]."""
+    import h5py
+    item = particles[name]
+    if isinstance(item, h5py.Group):
+        return np.asarray(item["value"][frame], dtype=dtype)
+    return np.asarray(item[()], dtype=dtype)
+
+
 def read_frame(path, frame=0):
     """One frame of /particles/all: positions, velocities, images, species, masses, box."""
     import h5py
@@ -115,8 +125,8 @@ def read_frame(path, frame=0):
             "velocity": np.asarray(p["velocity/value"][frame], dtype=float),
             "image": (np.asarray(p["image/value"][frame], dtype=np.int64) if "image" in p
                       else None),
-            "species": np.asarray(p["species"][()], dtype=np.int64),
-            "mass": np.asarray(p["mass"][()], dtype=float) if "mass" in p else None,
+            "species": per_particle(p, "species", frame, np.int64),
+            "mass": per_particle(p, "mass", frame, float) if "mass" in p else None,
             "edges": np.asarray(box["edges"][()], dtype=float),
             "periodic": [b == "periodic" for b in boundary],
         }

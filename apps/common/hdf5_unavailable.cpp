@@ -2,6 +2,7 @@
 // creating an H5MD file or reading / writing a checkpoint fails with a message that says so,
 // instead of a link error in every app.
 #include "checkpoint.h"
+#include "h5md_reader.h"
 #include "h5md_writer.h"
 
 #include <stdexcept>
@@ -43,6 +44,14 @@ void write_checkpoint(const std::string &path, const Checkpoint &) {
 
 Checkpoint read_checkpoint(const std::string &path) {
     no_hdf5(path, "a checkpoint was to be read");
+}
+
+H5mdFrame read_h5md_frame(const std::string &path, int64_t) {
+    no_hdf5(path, "an H5MD frame was to be read");
+}
+
+std::optional<double> read_h5md_observable(const std::string &path, const std::string &, int64_t) {
+    no_hdf5(path, "an H5MD observable was to be read");
 }
 
 } // namespace smelt::apps

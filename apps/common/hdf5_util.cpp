@@ -207,6 +207,35 @@ std::vector<int> read_attr_ints(const Checker &c, hid_t obj, const std::string &
     return v;
 }
 
+std::vector<std::string> read_attr_strings(const Checker &c, hid_t obj, const std::string &name) {
+    Handle a = open_attr(c, obj, name);
+    Handle space(c.id(H5Aget_space(a.get()), "attribute space"), H5Sclose);
+    const size_t count = size_t(H5Sget_simple_extent_npoints(space.get()));
+    std::vector<std::string> out;
+    Handle file_type(c.id(H5Aget_type(a.get()), "attribute type"), H5Tclose);
+    if (H5Tget_class(file_type.get()) == H5T_STRING && H5Tis_variable_str(file_type.get()) <= 0) {
+        // Fixed-length strings (NumPy's bytes arrays, as h5py writes them).
+        const size_t width = H5Tget_size(file_type.get());
+        Handle t(c.id(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+        c.ok(H5Tset_size(t.get(), width), "string type");
+        std::vector<char> buf(count * width);
+        c.ok(H5Aread(a.get(), t.get(), buf.data()), "read attribute " + name);
+        for (size_t k = 0; k < count; ++k) {
+            std::string v(buf.data() + k * width, width);
+            out.push_back(v.substr(0, v.find('\0')));
+        }
+        return out;
+    }
+    std::vector<char *> raw(count, nullptr);
+    Handle t = string_type(c);
+    c.ok(H5Aread(a.get(), t.get(), raw.data()), "read attribute " + name);
+    for (char *p : raw) {
+        out.emplace_back(p ? p : "");
+        H5free_memory(p);
+    }
+    return out;
+}
+
 QuietErrors::QuietErrors() {
     H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);

@@ -60,6 +60,8 @@ std::string read_attr_string(const Checker &c, hid_t obj, const std::string &nam
 int64_t read_attr_int64(const Checker &c, hid_t obj, const std::string &name);
 double read_attr_double(const Checker &c, hid_t obj, const std::string &name);
 std::vector<int> read_attr_ints(const Checker &c, hid_t obj, const std::string &name);
+// A 1-D attribute of variable-length strings (as attr_strings writes).
+std::vector<std::string> read_attr_strings(const Checker &c, hid_t obj, const std::string &name);
 
 // Silences HDF5's own error printing while in scope (the exceptions above say what failed).
 class QuietErrors {

@@ -308,4 +308,37 @@ std::vector<std::vector<double>> make_velocities(int dim, int64_t n, double temp
     return v;
 }
 
+std::vector<std::vector<double>> make_velocities(int dim, const std::vector<double> &masses,
+                                                 double temperature, int64_t dof, uint64_t seed) {
+    const size_t n = masses.size();
+    std::vector<std::vector<double>> v(static_cast<size_t>(dim), std::vector<double>(n, 0.0));
+    if (!(temperature > 0.0) || n < 2 || dof <= 0) return v;
+    // The stream of the equal-mass version (a seed draws the same Gaussians in both).
+    std::mt19937_64 rng(seed ^ 0x9E3779B97F4A7C15ull);
+    for (size_t i = 0; i < n; ++i) {
+        const double width = 1.0 / std::sqrt(masses[i]); // the scale is fixed at the end
+        for (int d = 0; d < dim; ++d)
+            v[static_cast<size_t>(d)][i] = standard_normal(rng) * width;
+    }
+    double total_mass = 0.0;
+    for (double m : masses)
+        total_mass += m;
+    double sum_mv2 = 0.0;
+    for (auto &c : v) {
+        double momentum = 0.0;
+        for (size_t i = 0; i < n; ++i)
+            momentum += masses[i] * c[i];
+        const double centre = momentum / total_mass;
+        for (size_t i = 0; i < n; ++i) {
+            c[i] -= centre;
+            sum_mv2 += masses[i] * c[i] * c[i];
+        }
+    }
+    const double scale = std::sqrt(static_cast<double>(dof) * temperature / sum_mv2);
+    for (auto &c : v)
+        for (double &x : c)
+            x *= scale;
+    return v;
+}
+
 } // namespace smelt::apps

@@ -108,4 +108,11 @@ Positions make_positions(const LatticeSpec &spec);
 std::vector<std::vector<double>> make_velocities(int dim, int64_t n, double temperature,
                                                  double mass, int64_t dof, uint64_t seed);
 
+// The same for particles of different masses (one per particle): each component Gaussian with
+// variance temperature / m_i, less the centre-of-mass velocity sum m v / sum m (total momentum
+// exactly removed), then scaled so that sum m v^2 = dof * temperature. temperature 0, fewer than
+// 2 particles or dof 0 give all zeros.
+std::vector<std::vector<double>> make_velocities(int dim, const std::vector<double> &masses,
+                                                 double temperature, int64_t dof, uint64_t seed);
+
 } // namespace smelt::apps

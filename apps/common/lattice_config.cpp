@@ -36,7 +36,10 @@ LatticeKind lattice_kind(const std::string &name) {
     return LatticeKind::Random;
 }
 
-void parse_lattice_keys(const ConfigNode &sys, int dim, LatticeSpec &spec) {
+void parse_lattice_keys(const ConfigNode &sys, int dim, LatticeSpec &spec,
+                        std::string_view spacing_key) {
+    const std::string spacing(spacing_key);
+    const std::string spacing_path = sys.key_path(spacing_key);
     spec.dim = dim;
     const std::string kind =
         dim == 3 ? require_choice(sys, "lattice", {"sc", "bcc", "fcc", "random"})
@@ -56,18 +59,18 @@ void parse_lattice_keys(const ConfigNode &sys, int dim, LatticeSpec &spec) {
         sys.fail_as(sys.key_path("n"), "required key is missing (give system.n or system.cells)");
     }
 
-    if (sys.has("density") && sys.has("spacing"))
-        sys.fail_at("spacing", "give either system.density or system.spacing, not both");
-    if (random && sys.has("spacing"))
-        sys.fail_at("spacing", "lattice 'random' is sized by system.density (its smallest "
-                               "distance is system.min_spacing)");
+    if (sys.has("density") && sys.has(spacing))
+        sys.fail_at(spacing, "give either system.density or " + spacing_path + ", not both");
+    if (random && sys.has(spacing))
+        sys.fail_at(spacing, "lattice 'random' is sized by system.density (its smallest "
+                             "distance is system.min_spacing)");
     if (sys.has("density")) {
         spec.density = require<double>(sys, "density", Range<double>::positive());
-    } else if (sys.has("spacing")) {
-        spec.spacing = require<double>(sys, "spacing", Range<double>::positive());
+    } else if (sys.has(spacing)) {
+        spec.spacing = require<double>(sys, spacing, Range<double>::positive());
     } else {
         sys.fail_as(sys.key_path("density"),
-                    "required key is missing (give system.density or system.spacing)");
+                    "required key is missing (give system.density or " + spacing_path + ")");
     }
     if (!random && sys.has("min_spacing"))
         sys.fail_at("min_spacing", "only used by lattice: random");

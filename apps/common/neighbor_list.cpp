@@ -41,7 +41,7 @@ struct NeighborList::State {
         for (int c : spec.cells)
             args.emplace_back(int32_t(c));
     }
-    int32_t periodic() const { return spec.periodic ? 1 : 0; }
+    int32_t periodic() const { return spec.periodic_value(); }
     double rl2() const { return spec.r_list * spec.r_list; }
 };
 
@@ -49,6 +49,15 @@ namespace {
 
 void check_spec(const NeighborListSpec &spec, int64_t n) {
     if (spec.box.empty()) throw std::invalid_argument("NeighborList: the box has no axes");
+    if (!spec.periodic_axes.empty() && spec.periodic_axes.size() != spec.box.size())
+        throw std::invalid_argument("NeighborList: periodic_axes needs one flag per axis");
+    if (spec.periodic_arg == NeighborListSpec::PeriodicArg::AxisMask && spec.box.size() > 30)
+        throw std::invalid_argument("NeighborList: an axis mask holds at most 30 axes");
+    if (spec.periodic_arg == NeighborListSpec::PeriodicArg::Flag)
+        for (size_t a = 1; a < spec.box.size(); ++a)
+            if (spec.axis_periodic(a) != spec.axis_periodic(0))
+                throw std::invalid_argument("NeighborList: a periodic flag cannot describe a box "
+                                            "periodic along some axes only; use AxisMask");
     if (n < 0 || n > std::numeric_limits<int32_t>::max())
         throw std::invalid_argument("NeighborList: particle count outside int32 (" +
                                     std::to_string(n) + ")");
@@ -62,7 +71,7 @@ void check_spec(const NeighborListSpec &spec, int64_t n) {
             if (spec.cells[a] < 1 || spec.cell_size[a] < spec.r_list * (1 - 1e-12))
                 throw std::invalid_argument("NeighborList: cells must be >= 1 per axis and at "
                                             "least r_list wide");
-            if (spec.periodic && spec.cells[a] < 3)
+            if (spec.axis_periodic(a) && spec.cells[a] < 3)
                 throw std::invalid_argument("NeighborList: a periodic grid needs >= 3 cells "
                                             "per axis");
             total *= spec.cells[a];
@@ -73,6 +82,14 @@ void check_spec(const NeighborListSpec &spec, int64_t n) {
 }
 
 } // namespace
+
+int32_t NeighborListSpec::periodic_value() const {
+    if (periodic_arg == PeriodicArg::Flag) return axis_periodic(0) ? 1 : 0;
+    int32_t mask = 0;
+    for (size_t a = 0; a < box.size(); ++a)
+        if (axis_periodic(a)) mask |= int32_t(1) << a;
+    return mask;
+}
 
 NeighborList::NeighborList(const Program &program, const Options &options, NeighborListSpec spec,
                            int64_t n, NeighborKernels k)

@@ -30,7 +30,8 @@
 //   fill_neighbors_all_pairs(i, coords..., start, idx, n, box..., periodic, rl2)
 //   displacement2_map(i, coords..., saved_coords..., box..., periodic) -> double
 //   save_positions(i, coords..., saved_coords...)
-// apps/md2d/physics.py holds the 2D kernels; a 3D app gives the same names with one more axis.
+// apps/md2d/physics.py holds the 2D kernels (`periodic` a flag); apps/common/kernels/
+// neighbors3d.py the 3D ones (`periodic` a per-axis bit mask, NeighborListSpec::periodic_arg).
 #pragma once
 
 #include "smelt.h"
@@ -51,10 +52,24 @@ struct NeighborListSpec {
     double r_list = 0.0;     // list radius r_cut + skin
     double skin = 0.0;       // the Displacement rule rebuilds past skin / 2
     std::vector<double> box; // edge per axis; the box is [0, L) per axis
-    bool periodic = true;
-    // Binned only: cells per axis (each cell at least r_list wide) and cell edges.
+    bool periodic = true;    // every axis, unless periodic_axes is given
+    // Per-axis periodicity in axis order (x, y[, z]); empty: every axis is `periodic`.
+    std::vector<bool> periodic_axes;
+    // What the kernels' `periodic` argument holds: Flag, 1 for a periodic box and 0 for a closed
+    // one (md2d's kernels; every axis must then be alike); AxisMask, bit a set when axis a is
+    // periodic (md3d's kernels: 7 for a periodic box, 3 for walls along z only).
+    enum class PeriodicArg { Flag, AxisMask };
+    PeriodicArg periodic_arg = PeriodicArg::Flag;
+    // Binned only: cells per axis (each cell at least r_list wide; at least 3 on a periodic
+    // axis) and cell edges.
     std::vector<int> cells;
     std::vector<double> cell_size;
+
+    bool axis_periodic(size_t axis) const {
+        return periodic_axes.empty() ? periodic : bool(periodic_axes.at(axis));
+    }
+    // The value of the kernels' `periodic` argument (see periodic_arg).
+    int32_t periodic_value() const;
 };
 
 // Names of the kernels in the app's Program (the defaults are physics.py's).

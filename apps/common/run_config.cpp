@@ -14,8 +14,11 @@ std::string every(int64_t k) {
 }
 
 OutputConfig parse_output(const ConfigNode &o, const RunDefaults &defaults) {
-    o.expect_keys({"directory", "prefix", "frame_interval", "thermo_interval", "h5md", "vtk", "csv",
-                   "progress", "checkpoint", "checkpoint_interval"});
+    std::vector<std::string_view> keys{
+        "directory", "prefix", "frame_interval", "thermo_interval", "h5md",
+        "vtk",       "csv",    "progress",       "checkpoint",      "checkpoint_interval"};
+    keys.insert(keys.end(), defaults.app_output_keys.begin(), defaults.app_output_keys.end());
+    o.expect_keys(keys);
     OutputConfig out;
     out.directory = optional<std::string>(o, "directory", defaults.directory);
     if (out.directory.empty()) o.fail_at("directory", "must not be empty");

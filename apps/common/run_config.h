@@ -51,6 +51,9 @@ struct RunConfig {
 struct RunDefaults {
     std::string directory; // "out/md2d"
     std::string prefix;    // "md2d"
+    // Keys of the app's own in `output:` (md3d: "force"), which the app reads itself;
+    // parse_run_config() only lets them through.
+    std::vector<std::string> app_output_keys = {};
 };
 
 // The shared top-level keys, in the order an app's expect_keys lists them: backend, precision,

@@ -150,7 +150,7 @@ ThermoSample Simulation::thermo() {
 }
 
 Box Simulation::box() const {
-    return {{config_.box()[0], config_.box()[1]}, config_.periodic()};
+    return {{config_.box()[0], config_.box()[1]}, config_.periodic(), {}};
 }
 
 std::vector<Field> Simulation::frame() {

@@ -16,10 +16,12 @@ using namespace smelt::apps::md2d;
 
 namespace {
 
+// md2d's bad configs (md3d_*.yaml are md3d's: tests/apps/md3d_config_test.cpp).
 std::vector<std::string> bad_config_files() {
     std::vector<std::string> out;
     for (const auto &e : fs::directory_iterator(fs::path(SMELT_TEST_DATA_DIR) / "apps/bad_configs"))
-        if (e.path().extension() == ".yaml") out.push_back(e.path().string());
+        if (e.path().extension() == ".yaml" && e.path().stem().string().rfind("md3d_", 0) != 0)
+            out.push_back(e.path().string());
     std::sort(out.begin(), out.end());
     return out;
 }

@@ -1,16 +1,13 @@
-// Shared pieces of the md2d engine and driver tests: physics.py as a Program, configs from text,
-// temporary folders.
+// Shared pieces of the md2d engine and driver tests: physics.py as a Program, configs from text
+// (temporary folders and SerialCpu come from app_test_util.h).
 #pragma once
 
-#include "backends/cpu/cpu_backend.h"
-#include "backends/registry.h"
+#include "app_test_util.h"
 #include "common/kernel_file.h"
 #include "md2d/config.h"
 #include "smelt.h"
 
-#include <filesystem>
 #include <string>
-#include <unistd.h>
 
 namespace smelt::apps::test_util {
 
@@ -22,32 +19,5 @@ inline const smelt::Program &md2d_physics() {
 inline md2d::Md2dConfig md2d_config(const std::string &yaml) {
     return md2d::load_md2d_config_string(yaml, "test.yaml");
 }
-
-// A fresh, empty folder under the system's temp directory (removed by the caller).
-inline std::filesystem::path fresh_temp_dir(const std::string &name) {
-    auto dir = std::filesystem::temp_directory_path() /
-               ("smelt_md2d_" + std::to_string(getpid()) + "_" + name);
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir;
-}
-
-// The CPU backend on one thread while in scope. Tests that launch thousands of kernels on 100
-// particles use it: each OpenMP team wake-up costs milliseconds on a loaded machine. Forces do
-// not depend on the thread count (one writer per particle); reduction rounding does.
-class SerialCpu {
-public:
-    SerialCpu() : cpu_(dynamic_cast<smelt::cpu::CpuBackend &>(smelt::get_backend("cpu"))) {
-        saved_ = cpu_.num_threads();
-        cpu_.set_num_threads(1);
-    }
-    ~SerialCpu() { cpu_.set_num_threads(saved_); }
-    SerialCpu(const SerialCpu &) = delete;
-    SerialCpu &operator=(const SerialCpu &) = delete;
-
-private:
-    smelt::cpu::CpuBackend &cpu_;
-    int saved_ = 1;
-};
 
 } // namespace smelt::apps::test_util

@@ -66,7 +66,8 @@ def initial_state(cfg, rng):
         c = 1
         while c ** 3 * nb < n:
             c += 1
-        cells = [c, c, c]
+        ncells = -(-n // nb)
+        cells = [c, c, -(-ncells // (c * c))]  # c x c cells per layer, as many layers as needed
     a = float(s["lattice_constant"]) if "lattice_constant" in s else (nb / float(s["density"])) ** (1 / 3)
     k, j, i, b = np.meshgrid(np.arange(cells[2]), np.arange(cells[1]), np.arange(cells[0]),
                              np.arange(nb), indexing="ij")

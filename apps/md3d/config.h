@@ -1,0 +1,128 @@
+// md3d's configuration: the typed form of a YAML file (schema, units and equations in
+// apps/md3d/README.md). The shared run keys (backend, precision, threads, output) are the kit's
+// RunConfig (apps/common/run_config.h); md3d adds system, potential, integrator and neighbor, and
+// output.force. parse_md3d_config() checks every key (type, range, unknown keys, combinations)
+// and resolves the initial geometry (a lattice's plan, or the particle count and box of a
+// from_file frame), so a config that parses can be run; errors are ConfigError naming the file,
+// line, column and key path.
+#pragma once
+
+#include "common/config_yaml.h"
+#include "common/lattice.h"
+#include "common/run_config.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smelt::apps::md3d {
+
+enum class Boundary { Periodic, Walls };
+enum class IntegratorKind { Nve, Langevin, Bussi };
+enum class NeighborMode { AllPairs, Binned };
+enum class Rebuild { EveryStep, Displacement };
+
+// system.from_file: start from a frame of an md3d H5MD file.
+struct FromFileConfig {
+    std::string path;
+    int64_t frame = -1;      // as given (negative: from the end)
+    int64_t frame_index = 0; // resolved, counted from 0
+    int64_t frames = 0;      // frames in the file
+    int64_t step = 0;        // the frame's step and time
+    double time = 0.0;
+    bool continue_run = false; // continue step, time and thermostat heat
+};
+
+// All quantities in reduced Lennard-Jones units (length sigma_0, energy epsilon_0, mass m_0,
+// time tau = sigma_0 sqrt(m_0 / epsilon_0), k_B = 1).
+struct SystemConfig {
+    LatticeSpec lattice; // kind, n or cells, density or lattice constant, min_spacing, box, seed
+    LatticePlan plan;    // the resolved lattice geometry (not used with from_file)
+    std::optional<FromFileConfig> from_file;
+    std::array<Boundary, 3> boundary{Boundary::Periodic, Boundary::Periodic, Boundary::Periodic};
+    std::array<double, 3> box{};  // resolved edges [sigma]
+    int64_t n = 0;                // resolved particle count
+    double wall_stiffness = 50.0; // k of the harmonic soft walls [epsilon / sigma^2]
+    double wall_range = 0.5;      // distance from a wall at which its force starts [sigma]
+    std::vector<std::string> types{"A"};
+    std::vector<int64_t> counts;       // resolved particles per type (from_file: of the file)
+    std::vector<double> masses;        // per type [m]
+    std::optional<double> temperature; // initial temperature; empty: velocities of the file
+    uint64_t seed = 1;                 // lattice, type shuffle and velocities
+};
+
+// Per-pair parameters, one entry per ordered type pair a * ntypes + b (symmetric).
+struct PairParameters {
+    double epsilon = 1.0;
+    double sigma = 1.0;
+    double r_cut = 2.5;
+};
+
+struct PotentialConfig {
+    std::vector<PairParameters> pairs; // ntypes * ntypes
+    bool shift = false;                // subtract u_ab(r_cut,ab)
+    bool tail = false;                 // add the analytic tail corrections
+    double max_r_cut() const;
+};
+
+struct IntegratorConfig {
+    IntegratorKind kind = IntegratorKind::Nve;
+    double dt = 0.005;  // time step [tau]
+    int64_t steps = 0;  // the step index the run ends at
+    double kT = 0.0;    // bath temperature (langevin, bussi)
+    double gamma = 1.0; // langevin friction rate [1/tau]
+    double tau = 0.5;   // bussi time constant [tau]
+    uint64_t seed = 1;  // key of the thermostat's counter-based RNG
+};
+
+struct NeighborConfig {
+    NeighborMode mode = NeighborMode::Binned;
+    double skin = 0.3; // list radius max(r_cut) + skin [sigma]
+    Rebuild rebuild = Rebuild::Displacement;
+};
+
+// RunConfig: backend, precision, threads, output, source (the file and its text).
+struct Md3dConfig : RunConfig {
+    SystemConfig system;
+    PotentialConfig potential;
+    IntegratorConfig integrator;
+    NeighborConfig neighbor;
+    bool output_force = false; // output.force: frames also hold the forces
+
+    int64_t n() const { return system.n; }
+    int ntypes() const { return int(system.types.size()); }
+    bool axis_periodic(int axis) const {
+        return system.boundary[size_t(axis)] == Boundary::Periodic;
+    }
+    // The kernels' `periodic` argument: bit a set when axis a is periodic (7: periodic box).
+    int32_t periodic_mask() const;
+    bool all_periodic() const { return periodic_mask() == 7; }
+    double volume() const { return system.box[0] * system.box[1] * system.box[2]; }
+    double r_list() const { return potential.max_r_cut() + neighbor.skin; }
+    const PairParameters &pair(int a, int b) const {
+        return potential.pairs[size_t(a * ntypes() + b)];
+    }
+};
+
+Md3dConfig parse_md3d_config(const ConfigNode &root);
+Md3dConfig load_md3d_config(const std::string &path);
+Md3dConfig load_md3d_config_string(std::string text, std::string file_name);
+
+// The resolved configuration, one aspect per line (what `md3d check` prints).
+std::string describe(const Md3dConfig &config);
+
+// The binned-search grid of a config: cells per axis (each at least r_list wide) and their edges.
+struct CellGrid {
+    std::array<int, 3> cells{1, 1, 1};
+    std::array<double, 3> size{};
+};
+CellGrid cell_grid(const Md3dConfig &config);
+
+const char *to_string(Boundary b);
+const char *to_string(IntegratorKind k);
+const char *to_string(NeighborMode m);
+const char *to_string(Rebuild r);
+
+} // namespace smelt::apps::md3d

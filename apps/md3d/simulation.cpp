@@ -1,0 +1,387 @@
+#include "md3d/simulation.h"
+
+#include "backends/registry.h"
+#include "common/thermo.h"
+
+#include <stdexcept>
+
+namespace smelt::apps::md3d {
+
+NeighborListSpec neighbor_spec(const Md3dConfig &config) {
+    NeighborListSpec s;
+    s.search = config.neighbor.mode == NeighborMode::Binned ? NeighborSearch::Binned
+                                                            : NeighborSearch::AllPairs;
+    s.rebuild = config.neighbor.rebuild == Rebuild::EveryStep ? RebuildPolicy::EveryStep
+                                                              : RebuildPolicy::Displacement;
+    s.r_list = config.r_list();
+    s.skin = config.neighbor.skin;
+    s.box = {config.system.box[0], config.system.box[1], config.system.box[2]};
+    s.periodic_axes = {config.axis_periodic(0), config.axis_periodic(1), config.axis_periodic(2)};
+    s.periodic_arg = NeighborListSpec::PeriodicArg::AxisMask;
+    if (s.search == NeighborSearch::Binned) {
+        CellGrid g = cell_grid(config);
+        s.cells = {g.cells[0], g.cells[1], g.cells[2]};
+        s.cell_size = {g.size[0], g.size[1], g.size[2]};
+    }
+    return s;
+}
+
+std::vector<ObservableColumn> thermo_columns() {
+    return {{"pe", "potential_energy", 15, 8, 'g'},  {"ke", "kinetic_energy", 15, 8, 'g'},
+            {"etotal", "total_energy", 15, 10, 'g'}, {"temperature", "temperature", 12, 6, 'g'},
+            {"pressure", "pressure", 12, 6, 'g'},    {"conserved", "conserved_energy", 15, 10, 'g'},
+            {"heat", "thermostat_heat", 12, 5, 'g'}, {"px", "momentum_x", 11, 3, 'e'},
+            {"py", "momentum_y", 11, 3, 'e'},        {"pz", "momentum_z", 11, 3, 'e'}};
+}
+
+namespace {
+
+smelt::Backend &backend_of(const smelt::Options &o) {
+    return o.backend.empty() ? smelt::default_backend() : smelt::get_backend(o.backend);
+}
+
+} // namespace
+
+Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
+    : config_(config), options_(engine_options(config)), backend_(&backend_of(options_)),
+      real_(config.precision == Precision::Single ? DType::Float32 : DType::Float64),
+      n_(config.n()),
+      dof_(degrees_of_freedom(config.n(), config.periodic_mask(), config.integrator.kind)),
+      periodic_(config.periodic_mask()), tail_(tail_correction(config)),
+      neighbors_(physics, options_, neighbor_spec(config), config.n()),
+      kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
+      forces_(physics, "compute_forces", options_), wrap_(physics, "wrap_positions", options_),
+      baoab_(physics, "baoab_kick_drift", options_), scale_(physics, "scale_velocities", options_),
+      ke_(&physics, "a+b", "kinetic_energy_map", DType::Float64, "0", options_),
+      pe_sum_(&physics, "a+b", "potential_energy_map", DType::Float64, "0", options_),
+      virial_(&physics, "a+b", "virial_map", DType::Float64, "0", options_),
+      heat_sum_(&physics, "a+b", "heat_map", DType::Float64, "0", options_),
+      px_(&physics, "a+b", "momentum_x_map", DType::Float64, "0", options_),
+      py_(&physics, "a+b", "momentum_y_map", DType::Float64, "0", options_),
+      pz_(&physics, "a+b", "momentum_z_map", DType::Float64, "0", options_) {
+    if (!config.all_periodic()) walls_.emplace(physics, "apply_walls", options_);
+    const auto n = static_cast<size_t>(n_);
+    for (auto *set : {&pos_, &vel_, &force_})
+        for (Array &a : *set)
+            a = zeros(n, real_, backend_);
+    for (Array &a : img_)
+        a = zeros(n, DType::Int32, backend_);
+    typ_ = zeros(n, DType::Int32, backend_);
+    pe_ = zeros(n, real_, backend_);
+    vir_ = zeros(n, real_, backend_);
+    dke_ = zeros(n, real_, backend_);
+
+    // Per-type tables; eshift_t is filled on the device by pair_shift_table.
+    const size_t nt = size_t(config.ntypes());
+    std::vector<double> eps, sig, rc2;
+    for (const PairParameters &p : config.potential.pairs) {
+        eps.push_back(p.epsilon);
+        sig.push_back(p.sigma);
+        rc2.push_back(p.r_cut * p.r_cut);
+    }
+    mass_ = real_array(config.system.masses, nt);
+    eps_t_ = real_array(eps, nt * nt);
+    sig_t_ = real_array(sig, nt * nt);
+    rc2_t_ = real_array(rc2, nt * nt);
+    eshift_t_ = zeros(nt * nt, real_, backend_);
+    smelt::Elementwise shift_table(physics, "pair_shift_table", options_);
+    shift_table({eps_t_, sig_t_, rc2_t_, eshift_t_, int32_t(config.potential.shift ? 1 : 0)});
+}
+
+Array Simulation::real_array(const std::vector<double> &v, size_t expected) const {
+    if (v.size() != expected)
+        throw std::invalid_argument("md3d: an array needs " + std::to_string(expected) +
+                                    " values, got " + std::to_string(v.size()));
+    if (real_ == DType::Float64) return Array::from_vector(v, backend_);
+    return Array::from_vector(std::vector<float>(v.begin(), v.end()), backend_);
+}
+
+Array Simulation::int_array(const std::vector<int32_t> &v) const {
+    if (static_cast<int64_t>(v.size()) != n_)
+        throw std::invalid_argument("md3d: an array needs " + std::to_string(n_) + " values, got " +
+                                    std::to_string(v.size()));
+    return Array::from_vector(v, backend_);
+}
+
+std::vector<double> Simulation::host(const Array &a) const {
+    if (a.dtype() == DType::Float64) return a.to_vector<double>();
+    auto f = a.to_vector<float>();
+    return std::vector<double>(f.begin(), f.end());
+}
+
+std::vector<int32_t> Simulation::host_int(const Array &a) const {
+    return a.to_vector<int32_t>();
+}
+
+void Simulation::set_initial_state() {
+    HostState s = make_initial_state(config_);
+    set_state(s);
+}
+
+void Simulation::set_state(const HostState &s,
+                           std::optional<std::pair<int64_t, double>> time_origin) {
+    const auto n = size_t(n_);
+    for (const auto &sp : s.species)
+        if (sp < 0 || sp >= config_.ntypes())
+            throw std::invalid_argument("md3d: species " + std::to_string(sp) +
+                                        " outside the config's " +
+                                        std::to_string(config_.ntypes()) + " types");
+    for (size_t a = 0; a < 3; ++a) {
+        pos_[a] = real_array(s.position[a], n);
+        vel_[a] = real_array(s.velocity[a], n);
+        img_[a] = int_array(s.image[a]);
+    }
+    typ_ = int_array(s.species);
+    const auto &box = config_.system.box;
+    // Positions from outside (a file, a checkpoint) into the box; wrapped ones stay put.
+    wrap_(
+        {pos_[0], pos_[1], pos_[2], img_[0], img_[1], img_[2], box[0], box[1], box[2], periodic_});
+    step_ = s.step;
+    heat_ = s.heat;
+    if (time_origin) {
+        step0_ = time_origin->first;
+        time0_ = time_origin->second;
+    } else {
+        step0_ = s.step;
+        time0_ = s.time;
+    }
+    neighbors_.invalidate();
+    compute_forces();
+}
+
+double Simulation::time() const {
+    return time0_ + double(step_ - step0_) * config_.integrator.dt;
+}
+
+void Simulation::compute_forces() {
+    const auto &box = config_.system.box;
+    neighbors_.update({pos_[0], pos_[1], pos_[2]});
+    forces_({pos_[0],
+             pos_[1],
+             pos_[2],
+             force_[0],
+             force_[1],
+             force_[2],
+             pe_,
+             vir_,
+             neighbors_.start(),
+             neighbors_.count(),
+             neighbors_.indices(),
+             box[0],
+             box[1],
+             box[2],
+             periodic_,
+             typ_,
+             int32_t(config_.ntypes()),
+             eps_t_,
+             sig_t_,
+             rc2_t_,
+             eshift_t_});
+    if (walls_)
+        (*walls_)({pos_[0], pos_[1], pos_[2], force_[0], force_[1], force_[2], pe_, box[0], box[1],
+                   box[2], periodic_, config_.system.wall_stiffness, config_.system.wall_range});
+}
+
+void Simulation::step_nve() {
+    const auto &box = config_.system.box;
+    kick_drift_({pos_[0], pos_[1], pos_[2], vel_[0], vel_[1], vel_[2], force_[0], force_[1],
+                 force_[2], img_[0], img_[1], img_[2], typ_, mass_, config_.integrator.dt, box[0],
+                 box[1], box[2], periodic_});
+    compute_forces();
+    kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_,
+           config_.integrator.dt});
+}
+
+void Simulation::step_langevin() {
+    const auto &box = config_.system.box;
+    const auto &in = config_.integrator;
+    baoab_({pos_[0],
+            pos_[1],
+            pos_[2],
+            vel_[0],
+            vel_[1],
+            vel_[2],
+            force_[0],
+            force_[1],
+            force_[2],
+            img_[0],
+            img_[1],
+            img_[2],
+            typ_,
+            mass_,
+            dke_,
+            in.dt,
+            box[0],
+            box[1],
+            box[2],
+            periodic_,
+            in.gamma,
+            in.kT,
+            uint64_t(in.seed),
+            int64_t(step_)});
+    compute_forces();
+    kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, in.dt});
+    heat_ += heat_sum_({dke_}).as<double>();
+}
+
+void Simulation::step() {
+    const auto &in = config_.integrator;
+    switch (in.kind) {
+    case IntegratorKind::Nve:
+        step_nve();
+        break;
+    case IntegratorKind::Langevin:
+        step_langevin();
+        break;
+    case IntegratorKind::Bussi: {
+        step_nve();
+        const double ke = ke_({vel_[0], vel_[1], vel_[2], typ_, mass_}).as<double>();
+        const double alpha = bussi_alpha(ke, in.kT, dof_, in.dt, in.tau, in.seed, step_);
+        if (alpha != 1.0) scale_({vel_[0], vel_[1], vel_[2], alpha});
+        heat_ += (alpha * alpha - 1.0) * ke;
+        break;
+    }
+    }
+    ++step_;
+}
+
+void Simulation::compile_kernels() {
+    // dt = 0 leaves every kernel's state unchanged: x + 0 v = x, wrapped positions stay put,
+    // the O step with gamma dt = 0 keeps v (and writes dke = 0), alpha = 1 scales by 1.
+    const auto &box = config_.system.box;
+    const auto &in = config_.integrator;
+    if (in.kind == IntegratorKind::Langevin) {
+        baoab_({pos_[0],
+                pos_[1],
+                pos_[2],
+                vel_[0],
+                vel_[1],
+                vel_[2],
+                force_[0],
+                force_[1],
+                force_[2],
+                img_[0],
+                img_[1],
+                img_[2],
+                typ_,
+                mass_,
+                dke_,
+                0.0,
+                box[0],
+                box[1],
+                box[2],
+                periodic_,
+                in.gamma,
+                in.kT,
+                uint64_t(in.seed),
+                int64_t(step_)});
+        (void)heat_sum_({dke_});
+    } else {
+        kick_drift_({pos_[0], pos_[1], pos_[2], vel_[0], vel_[1], vel_[2], force_[0], force_[1],
+                     force_[2], img_[0], img_[1], img_[2], typ_, mass_, 0.0, box[0], box[1], box[2],
+                     periodic_});
+    }
+    if (in.kind == IntegratorKind::Bussi) scale_({vel_[0], vel_[1], vel_[2], 1.0});
+    kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, 0.0});
+    (void)neighbors_.max_displacement2({pos_[0], pos_[1], pos_[2]});
+    (void)observables();
+}
+
+Observables Simulation::observables() {
+    Observables o;
+    o.ke = ke_({vel_[0], vel_[1], vel_[2], typ_, mass_}).as<double>();
+    o.pe = pe_sum_({pe_}).as<double>();
+    o.virial = virial_({vir_}).as<double>();
+    o.momentum[0] = px_({vel_[0], typ_, mass_}).as<double>();
+    o.momentum[1] = py_({vel_[1], typ_, mass_}).as<double>();
+    o.momentum[2] = pz_({vel_[2], typ_, mass_}).as<double>();
+    return o;
+}
+
+ThermoSample Simulation::thermo() {
+    const Observables o = observables();
+    ThermoSample s;
+    s.pe = o.pe + tail_.energy;
+    s.ke = o.ke;
+    s.etotal = s.pe + s.ke;
+    s.temperature = temperature_from_ke(o.ke, dof_);
+    s.pressure = virial_pressure(o.ke, o.virial, config_.volume(), 3) + tail_.pressure;
+    s.heat = heat_;
+    s.conserved = s.etotal - heat_;
+    for (int a = 0; a < 3; ++a)
+        s.momentum[a] = o.momentum[a];
+    return s;
+}
+
+Box Simulation::box() const {
+    const auto &b = config_.system.box;
+    Box box{{b[0], b[1], b[2]}, config_.all_periodic(), {}};
+    box.periodic_axes = {config_.axis_periodic(0), config_.axis_periodic(1),
+                         config_.axis_periodic(2)};
+    return box;
+}
+
+std::vector<Field> Simulation::frame() {
+    auto widen = [](const std::vector<int32_t> &v) {
+        return std::vector<int64_t>(v.begin(), v.end());
+    };
+    std::vector<Field> f;
+    f.push_back(Field::vector("position", {host(pos_[0]), host(pos_[1]), host(pos_[2])}));
+    f.push_back(Field::vector("velocity", {host(vel_[0]), host(vel_[1]), host(vel_[2])}));
+    if (config_.output_force)
+        f.push_back(Field::vector("force", {host(force_[0]), host(force_[1]), host(force_[2])}));
+    f.push_back(Field::integers(
+        "image", {widen(host_int(img_[0])), widen(host_int(img_[1])), widen(host_int(img_[2]))}));
+    f.push_back(Field::integers("species", {widen(host_int(typ_))}));
+    return f;
+}
+
+Checkpoint Simulation::save() {
+    auto widen = [](const std::vector<int32_t> &v) {
+        return std::vector<int64_t>(v.begin(), v.end());
+    };
+    Checkpoint ck;
+    const char *axes[3] = {"x", "y", "z"};
+    for (size_t a = 0; a < 3; ++a) {
+        ck.put(axes[a], host(pos_[a]));
+        ck.put(std::string("v") + axes[a], host(vel_[a]));
+        ck.put(std::string("i") + axes[a], widen(host_int(img_[a])));
+    }
+    ck.put("species", widen(host_int(typ_)));
+    ck.put_scalar("heat", heat_);
+    ck.put_scalar("time_origin_step", step0_);
+    ck.put_scalar("time_origin", time0_);
+    return ck;
+}
+
+void Simulation::restore(const Checkpoint &ck) {
+    // Checked in this order, so the message names the first entry that does not fit.
+    HostState s;
+    const char *axes[3] = {"x", "y", "z"};
+    auto narrow = [&](const std::string &name) {
+        const auto &v = ck.get<int64_t>(name, n_);
+        return std::vector<int32_t>(v.begin(), v.end());
+    };
+    for (size_t a = 0; a < 3; ++a) {
+        s.position[a] = ck.get<double>(axes[a], n_);
+        s.velocity[a] = ck.get<double>(std::string("v") + axes[a], n_);
+        s.image[a] = narrow(std::string("i") + axes[a]);
+    }
+    s.species = narrow("species");
+    for (int32_t sp : s.species)
+        if (sp < 0 || sp >= config_.ntypes())
+            throw CheckpointError(ck.source + ": entry 'species' holds type " + std::to_string(sp) +
+                                  ", but the config has " + std::to_string(config_.ntypes()) +
+                                  " type(s)");
+    s.step = ck.step;
+    s.time = ck.time;
+    s.heat = ck.scalar<double>("heat");
+    set_state(s,
+              std::pair{ck.scalar<int64_t>("time_origin_step"), ck.scalar<double>("time_origin")});
+}
+
+std::vector<std::string> Simulation::summary() const {
+    return {std::to_string(neighbors_.builds()) + " neighbour builds"};
+}
+
+} // namespace smelt::apps::md3d

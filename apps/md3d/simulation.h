@@ -1,0 +1,142 @@
+// md3d's state and its time step, as the kit's Stepper (apps/common/stepper.h): structure-of-
+// arrays state and per-type tables on the engine's backend, the physics.py kernels as engine
+// primitives (built once), the 3D neighbour list, and the three integrators. Every per-particle
+// number is computed by a kernel of physics.py; the host computes only what the README puts on
+// it (Bussi's factor, the tail corrections, the degrees of freedom) in host_physics.cpp.
+#pragma once
+
+#include "common/neighbor_list.h"
+#include "common/stepper.h"
+#include "md3d/config.h"
+#include "md3d/host_physics.h"
+#include "md3d/initial_state.h"
+#include "smelt.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smelt::apps::md3d {
+
+// The neighbour-list geometry of a config (r_list, box, per-axis periodicity as the kernels'
+// bit mask, cell grid, rebuild rule).
+NeighborListSpec neighbor_spec(const Md3dConfig &config);
+
+// Sums over the particles (engine reductions).
+struct Observables {
+    double ke = 0.0;
+    double pe = 0.0;     // sum of pe[i] (pairs and walls), without the tail correction
+    double virial = 0.0; // W = sum over pairs of r_ij . f_ij
+    double momentum[3] = {0.0, 0.0, 0.0};
+};
+
+// md3d's thermo sample: the observable columns of thermo_columns(), in that order.
+struct ThermoSample {
+    double pe = 0.0; // with U_tail
+    double ke = 0.0;
+    double etotal = 0.0;
+    double temperature = 0.0;
+    double pressure = 0.0;  // with P_tail
+    double conserved = 0.0; // etotal - heat
+    double heat = 0.0;      // energy the thermostat put in since the start
+    double momentum[3] = {0.0, 0.0, 0.0};
+
+    std::vector<double> values() const {
+        return {pe,        ke,   etotal,      temperature, pressure,
+                conserved, heat, momentum[0], momentum[1], momentum[2]};
+    }
+};
+
+// pe, ke, etotal, temperature, pressure, conserved, heat, px, py, pz (H5MD: potential_energy,
+// kinetic_energy, total_energy, temperature, pressure, conserved_energy, thermostat_heat,
+// momentum_x, momentum_y, momentum_z).
+std::vector<ObservableColumn> thermo_columns();
+
+class Simulation : public Stepper {
+public:
+    // Builds every primitive (they compile on first use) and the per-type tables. UsageError
+    // when the backend is not available. The state is empty until set_state() or initialize().
+    Simulation(const Md3dConfig &config, const smelt::Program &physics);
+
+    // The config's initial state (make_initial_state).
+    void set_initial_state();
+    // Replaces the state (converted to the run's precision), wraps positions on periodic axes,
+    // sets the step, the time origin and the heat, rebuilds the neighbour list and computes the
+    // forces. The time is time0 + (step - step0) dt with (step0, time0) = (step, time) here,
+    // unless `time_origin` gives it.
+    void set_state(const HostState &state,
+                   std::optional<std::pair<int64_t, double>> time_origin = std::nullopt);
+
+    // One step of the config's integrator (README "Integrators").
+    void step() override;
+    // Neighbour update (as the rebuild rule says), then forces, energies and virials at the
+    // current positions (+ walls).
+    void compute_forces();
+    // Compiles every kernel of a step with dt = 0 (which leaves the state unchanged) and the
+    // reductions, so a timed loop measures steps only.
+    void compile_kernels() override;
+
+    Observables observables();
+    ThermoSample thermo();
+
+    int64_t n() const override { return n_; }
+    int64_t step_index() const override { return step_; }
+    double time() const override;
+    Box box() const override;
+    void initialize() override { set_initial_state(); }
+    std::vector<ObservableColumn> columns() const override { return thermo_columns(); }
+    std::vector<double> sample() override { return thermo().values(); }
+    // position, velocity, image, species (+ force with output.force).
+    std::vector<Field> frame() override;
+    // x, y, z, vx, vy, vz (double: single precision widens and narrows back exactly), ix, iy,
+    // iz, species, heat, time origin.
+    Checkpoint save() override;
+    void restore(const Checkpoint &checkpoint) override;
+    std::vector<std::string> summary() const override;
+
+    const Md3dConfig &config() const { return config_; }
+    NeighborList &neighbors() { return neighbors_; }
+    int64_t dof() const { return dof_; }
+    double heat() const { return heat_; }
+    const TailCorrection &tail() const { return tail_; }
+
+    // Host copies as double (single precision widened) or int32.
+    std::vector<double> host(const smelt::Array &a) const;
+    std::vector<int32_t> host_int(const smelt::Array &a) const;
+    const smelt::Array &position(int axis) const { return pos_[size_t(axis)]; }
+    const smelt::Array &velocity(int axis) const { return vel_[size_t(axis)]; }
+    const smelt::Array &force(int axis) const { return force_[size_t(axis)]; }
+    const smelt::Array &image(int axis) const { return img_[size_t(axis)]; }
+    const smelt::Array &species() const { return typ_; }
+    const smelt::Array &pe() const { return pe_; }
+    const smelt::Array &vir() const { return vir_; }
+
+private:
+    smelt::Array real_array(const std::vector<double> &v, size_t expected) const;
+    smelt::Array int_array(const std::vector<int32_t> &v) const;
+    void step_nve();
+    void step_langevin();
+
+    Md3dConfig config_;
+    smelt::Options options_;
+    smelt::Backend *backend_;
+    smelt::DType real_;
+    int64_t n_ = 0;
+    int64_t step_ = 0;
+    int64_t step0_ = 0; // time origin: time() = time0_ + (step_ - step0_) dt
+    double time0_ = 0.0;
+    double heat_ = 0.0; // energy the thermostat put in (the conserved quantity subtracts it)
+    int64_t dof_ = 0;
+    int32_t periodic_ = 7;
+    TailCorrection tail_;
+    std::array<smelt::Array, 3> pos_, vel_, force_, img_;
+    smelt::Array typ_, pe_, vir_, dke_;
+    smelt::Array mass_, eps_t_, sig_t_, rc2_t_, eshift_t_; // per-type tables
+    NeighborList neighbors_;
+    smelt::Elementwise kick_drift_, kick_, forces_, wrap_, baoab_, scale_;
+    std::optional<smelt::Elementwise> walls_;
+    smelt::Reduction ke_, pe_sum_, virial_, heat_sum_, px_, py_, pz_;
+};
+
+} // namespace smelt::apps::md3d
