@@ -25,6 +25,8 @@ void check_options(const std::string &path, const H5mdOptions &o) {
     if (o.n < 1) throw std::invalid_argument(path + ": H5MD needs at least one particle");
     if (o.dim < 1 || o.dim > 3 || o.box_edges.size() != size_t(o.dim))
         throw std::invalid_argument(path + ": H5MD needs dim in 1..3 and dim box edges");
+    if (!o.periodic_axes.empty() && o.periodic_axes.size() != size_t(o.dim))
+        throw std::invalid_argument(path + ": H5MD periodic_axes needs dim entries");
 }
 
 // The inner shape of a field's value dataset: [N, components], or [N] for a one-component field
@@ -60,9 +62,13 @@ H5mdWriter::H5mdWriter(const std::string &path, const H5mdOptions &options) : pa
         impl_->particles = h5::make_group(c, particles.get(), "all");
         h5::Handle box = h5::make_group(c, impl_->particles.get(), "box");
         h5::attr_int(c, box.get(), "dimension", options.dim);
-        h5::attr_strings(
-            c, box.get(), "boundary",
-            std::vector<std::string>(size_t(options.dim), options.periodic ? "periodic" : "none"));
+        std::vector<std::string> boundary;
+        for (size_t a = 0; a < size_t(options.dim); ++a)
+            boundary.push_back((options.periodic_axes.empty() ? options.periodic
+                                                               : bool(options.periodic_axes[a]))
+                                   ? "periodic"
+                                   : "none");
+        h5::attr_strings(c, box.get(), "boundary", boundary);
         h5::write_1d(c, box.get(), "edges", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                      options.box_edges.data(), hsize_t(options.dim));
     }

@@ -4,7 +4,7 @@
 //   /h5md                       @version = [1, 1]
 //     author                    @name
 //     creator                   @name, @version
-//   /particles/all/box          @dimension, @boundary = ["periodic", ...] or ["none", ...]
+//   /particles/all/box          @dimension, @boundary = "periodic" or "none" per axis
 //     edges                     [dim] double
 //   /particles/all/<field>      one per frame field (frame.h): value [frames, N, components]
 //                               ([frames, N] for a one-component field that is not spatial),
@@ -34,6 +34,7 @@ struct H5mdOptions {
     int dim = 2;
     std::vector<double> box_edges; // dim entries
     bool periodic = true;
+    std::vector<bool> periodic_axes; // per axis; empty: every axis `periodic`
     std::string author = "smelt";
     std::string creator = "smelt";
     std::string creator_version = "0";

@@ -21,6 +21,7 @@ Outputs::Outputs(const RunConfig &config, Stepper &stepper, const RunOptions &op
         h.dim = dim;
         h.box_edges = box.edges;
         h.periodic = box.periodic;
+        h.periodic_axes = box.periodic_axes;
         h.creator = "smelt " + options.app;
         h.creator_version = SMELT_VERSION;
         h.config_yaml = config.source.text;

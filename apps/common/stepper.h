@@ -17,6 +17,12 @@ namespace smelt::apps {
 struct Box {
     std::vector<double> edges; // one per axis: the dimension is edges.size()
     bool periodic = true;      // false: closed (walls), stored as H5MD boundary "none"
+    // Per-axis periodicity (a box periodic along some axes only); empty: every axis `periodic`.
+    std::vector<bool> periodic_axes;
+
+    bool axis_periodic(size_t axis) const {
+        return periodic_axes.empty() ? periodic : bool(periodic_axes.at(axis));
+    }
 };
 
 class Stepper {
