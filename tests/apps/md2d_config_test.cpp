@@ -19,7 +19,9 @@ namespace {
 std::vector<std::string> bad_config_files() {
     std::vector<std::string> out;
     for (const auto &e : fs::directory_iterator(fs::path(SMELT_TEST_DATA_DIR) / "apps/bad_configs"))
-        if (e.path().extension() == ".yaml") out.push_back(e.path().string());
+        // vortex_*.yaml are vortex's (tests/apps/vortex_config_test.cpp)
+        if (e.path().extension() == ".yaml" && e.path().stem().string().rfind("vortex_", 0) != 0)
+            out.push_back(e.path().string());
     std::sort(out.begin(), out.end());
     return out;
 }
