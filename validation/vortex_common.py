@@ -79,8 +79,8 @@ DEFAULTS = {
     "integrator": {"kind": "rk4"},
     "evaluation": {"method": "auto", "tile": 128},
     "output": {"directory": "out/vortex", "prefix": "vortex", "frame_interval": 100,
-               "thermo_interval": 10, "checkpoint_interval": 0, "h5md": True, "vtk": False,
-               "csv": True, "progress": True},
+               "thermo_interval": 100, "checkpoint_interval": 0, "h5md": True, "vtk": False,
+               "csv": True, "progress": True, "checkpoint": True},
 }
 
 INITIAL_DEFAULTS = {
@@ -184,7 +184,8 @@ def initial_state(cfg):
         for m in range(big_m + 1):
             nm = 1 if m == 0 else 6 * m
             r_in = 0.0 if m == 0 else (m - 0.5) * h
-            outer = 0.0 if m == big_m else math.exp(-((m + 0.5) * h) ** 2 / (rc * rc))
+            r_out = (m + 0.5) * h
+            outer = 0.0 if m == big_m else math.exp(-(r_out * r_out) / (rc * rc))
             g = total * (math.exp(-(r_in * r_in) / (rc * rc)) - outer) / nm
             for k in range(nm):
                 th = 2.0 * math.pi * k / nm
@@ -440,13 +441,28 @@ def write_h5md(path, d, config_text="", creator="vortex_common.py (CPython refer
             g.create_dataset("value", data=d[name])
             g.create_dataset("step", data=d["frame_step"].astype(np.int64))
             g.create_dataset("time", data=d["frame_time"].astype(np.float64))
-        part.create_dataset("circulation", data=d["circulation"])
+        # circulation is a frame field like position (the app kit writes every per-particle
+        # field as a time series): value [frames, N]
+        g = part.create_group("circulation")
+        g.create_dataset("value", data=np.tile(d["circulation"], (len(d["frame_step"]), 1)))
+        g.create_dataset("step", data=d["frame_step"].astype(np.int64))
+        g.create_dataset("time", data=d["frame_time"].astype(np.float64))
         for name, (st, tm, val) in d["observables"].items():
             g = f.create_group("observables/" + name)
             g.create_dataset("value", data=val)
             g.create_dataset("step", data=st.astype(np.int64))
             g.create_dataset("time", data=tm.astype(np.float64))
         f.create_group("parameters").attrs["config_yaml"] = config_text
+
+
+def circulation(part):
+    """The circulations [N] of /particles/all: the first frame of the circulation field
+    (value [frames, N]), or a time-independent [N] dataset. They are constant in a run."""
+    import h5py
+    c = part["circulation"]
+    if isinstance(c, h5py.Group):
+        return np.asarray(c["value"][0], dtype=np.float64)
+    return np.asarray(c[()], dtype=np.float64)
 
 
 def read_h5md(path):
@@ -460,7 +476,7 @@ def read_h5md(path):
             "position": np.asarray(part["position/value"][()], dtype=np.float64),
             "frame_step": np.asarray(part["position/step"][()]),
             "frame_time": np.asarray(part["position/time"][()], dtype=np.float64),
-            "circulation": np.asarray(part["circulation"][()], dtype=np.float64),
+            "circulation": circulation(part),
             "periodic": bnd[0] == "periodic",
             "period": float(part["box/edges"][()][0]),
             "observables": {},

@@ -216,6 +216,25 @@ TEST(H5md, WallBoxesHaveNoBoundary) {
     fs::remove(path);
 }
 
+// A box periodic along some axes only (vortex: periodic in x) says so axis by axis.
+TEST(H5md, PerAxisBoundary) {
+    fs::path path = temp_file("per_axis.h5");
+    H5mdOptions o = options();
+    o.periodic_axes = {true, false};
+    {
+        H5mdWriter w(path.string(), o);
+        w.write_frame(TestFrame(0).frame(0, 0.0));
+    }
+    hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    EXPECT_EQ(read_string_attr(f, "particles/all/box", "boundary"),
+              (std::vector<std::string>{"periodic", "none"}));
+    H5Fclose(f);
+    fs::remove(path);
+    o.periodic_axes = {true};
+    EXPECT_THROW(H5mdWriter(path.string(), o), std::invalid_argument);
+}
+
 TEST(H5md, AnInterruptedRunLeavesAReadableFile) {
     fs::path path = temp_file("killed.h5");
     pid_t pid = fork();
