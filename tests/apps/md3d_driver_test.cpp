@@ -3,6 +3,7 @@
 // to end on the CPU and OpenCL backends, and SIGINT / SIGKILL in the middle of a run leaving
 // readable files.
 #include "backends/registry.h"
+#include "common/h5md_reader.h"
 #include "common/run_loop.h"
 #include "h5_read.h"
 #include "md3d/simulation.h"
@@ -198,6 +199,50 @@ TEST(Md3dRun, OutputFilesReadBack) {
     EXPECT_NE(poly->GetPointData()->GetArray("image"), nullptr);
     EXPECT_NE(poly->GetPointData()->GetArray("force"), nullptr);
 #endif
+    fs::remove_all(dir);
+}
+
+// read_h5md_frame: any frame by index (negative from the end), every per-particle series at its
+// step, and a clear error for a frame that is not there.
+TEST(Md3dRun, H5mdFramesReadBack) {
+    SerialCpu serial;
+    const fs::path dir = fresh_temp_dir("md3d_h5md_read");
+    Md3dConfig c = md3d_config(read_text(kTinyLangevin));
+    c.output.directory = dir.string();
+    Simulation run(c, md3d_physics());
+    RunOptions o;
+    o.app = "md3d";
+    run_simulation(c, run, 20, o);
+    const std::string path = (dir / "md3d_tiny_langevin.h5").string();
+    H5mdFrame last = read_h5md_frame(path, -1), first = read_h5md_frame(path, 0);
+    EXPECT_EQ(last.frames, 3); // steps 0, 10, 20
+    EXPECT_EQ(last.index, 2);
+    EXPECT_EQ(last.data.step, 20);
+    EXPECT_EQ(first.data.step, 0);
+    EXPECT_EQ(last.n, 500);
+    EXPECT_EQ(last.periodic_axes, (std::vector<bool>{true, true, false}));
+    EXPECT_EQ(last.box_edges,
+              (std::vector<double>{c.system.box[0], c.system.box[1], c.system.box[2]}));
+    const Field *pos = last.data.find("position");
+    ASSERT_NE(pos, nullptr);
+    EXPECT_EQ(pos->real[1], run.host(run.position(1)));
+    const Field *img = last.data.find("image");
+    ASSERT_NE(img, nullptr);
+    ASSERT_TRUE(img->is_integer());
+    const auto ix = run.host_int(run.image(0));
+    EXPECT_EQ(img->integer[0], std::vector<int64_t>(ix.begin(), ix.end()));
+    ASSERT_NE(last.data.find("species"), nullptr);
+    EXPECT_EQ(read_h5md_observable(path, "thermostat_heat", 20), run.heat());
+    EXPECT_FALSE(read_h5md_observable(path, "thermostat_heat", 7).has_value());
+    EXPECT_FALSE(read_h5md_observable(path, "no_such_thing", 0).has_value());
+    try {
+        read_h5md_frame(path, 3);
+        FAIL();
+    } catch (const std::runtime_error &e) {
+        EXPECT_NE(std::string(e.what()).find("frame 3 does not exist (the file has 3 frames)"),
+                  std::string::npos)
+            << e.what();
+    }
     fs::remove_all(dir);
 }
 

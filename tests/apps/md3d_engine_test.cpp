@@ -259,6 +259,35 @@ TEST(Md3dEngine, BinnedListEqualsAllPairsAndForcesAreBitIdentical) {
     }
 }
 
+// The kernels' `periodic` argument: md2d's flag stays 1 / 0; the axis mask has bit a for a
+// periodic axis a; a flag cannot describe a box periodic along some axes only.
+TEST(Md3dEngine, NeighborListSpecPassesTheFlagOrTheAxisMask) {
+    NeighborListSpec s;
+    s.box = {10, 10, 10};
+    s.r_list = 2.8;
+    s.search = NeighborSearch::AllPairs;
+    EXPECT_EQ(s.periodic_value(), 1);
+    s.periodic = false;
+    EXPECT_EQ(s.periodic_value(), 0);
+    s.periodic_arg = NeighborListSpec::PeriodicArg::AxisMask;
+    EXPECT_EQ(s.periodic_value(), 0);
+    s.periodic = true;
+    EXPECT_EQ(s.periodic_value(), 7);
+    s.periodic_axes = {true, false, true};
+    EXPECT_EQ(s.periodic_value(), 5);
+    EXPECT_NO_THROW(NeighborList(md3d_physics(), {}, s, 10));
+    s.periodic_arg = NeighborListSpec::PeriodicArg::Flag;
+    EXPECT_THROW(NeighborList(md3d_physics(), {}, s, 10), std::invalid_argument);
+    // Binned: a periodic axis needs 3 cells, a wall axis does not.
+    s.periodic_arg = NeighborListSpec::PeriodicArg::AxisMask;
+    s.search = NeighborSearch::Binned;
+    s.cells = {3, 1, 3};
+    s.cell_size = {10.0 / 3, 10.0, 10.0 / 3};
+    EXPECT_NO_THROW(NeighborList(md3d_physics(), {}, s, 10));
+    s.periodic_axes = {true, true, true};
+    EXPECT_THROW(NeighborList(md3d_physics(), {}, s, 10), std::invalid_argument);
+}
+
 // ---- the kernels against CPython -------------------------------------------------------------
 
 std::string json_array(const std::vector<double> &v) {
