@@ -185,7 +185,7 @@ TEST(Md2dBinary, CheckRejectsBadConfigsWithTheirLocation) {
     for (const auto &e :
          fs::directory_iterator(fs::path(SMELT_TEST_DATA_DIR) / "apps/bad_configs")) {
         if (e.path().extension() != ".yaml") continue;
-        if (e.path().stem().string().rfind("md3d_", 0) == 0) continue; // md3d's
+        if (e.path().stem().string().rfind("md3d_", 0) == 0) continue;   // md3d's
         if (e.path().stem().string().rfind("vortex_", 0) == 0) continue; // vortex's bad configs
         std::ifstream in(e.path());
         std::string first;

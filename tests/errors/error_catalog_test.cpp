@@ -15,7 +15,8 @@ namespace {
 
 std::vector<std::string> catalog_files() {
     std::vector<std::string> out;
-    for (const auto &e : fs::recursive_directory_iterator(std::string(SMELT_TEST_DATA_DIR) + "/errors"))
+    for (const auto &e :
+         fs::recursive_directory_iterator(std::string(SMELT_TEST_DATA_DIR) + "/errors"))
         if (e.path().extension() == ".py") out.push_back(e.path().string());
     std::sort(out.begin(), out.end());
     return out;
@@ -46,12 +47,14 @@ TEST_P(ErrorCatalog, FirstDiagnosticMatches) {
     EXPECT_EQ(d.loc.line, line) << d.rendered;
     EXPECT_EQ(d.loc.col, col) << d.rendered;
     EXPECT_NE(d.message.find(fragment), std::string::npos)
-        << "expected fragment: " << fragment << "\ngot:\n" << d.rendered;
+        << "expected fragment: " << fragment << "\ngot:\n"
+        << d.rendered;
     EXPECT_EQ(d.file, path);
     // The rendering carries the source line and a caret under the column.
     EXPECT_NE(d.rendered.find("\n" + d.source_line + "\n"), std::string::npos) << d.rendered;
     std::string caret;
-    for (int k = 0; k + 1 < col; ++k) caret += d.source_line.at(k) == '\t' ? '\t' : ' ';
+    for (int k = 0; k + 1 < col; ++k)
+        caret += d.source_line.at(k) == '\t' ? '\t' : ' ';
     caret += "^";
     EXPECT_EQ(d.rendered.substr(d.rendered.size() - caret.size()), caret) << d.rendered;
 }
@@ -66,6 +69,8 @@ std::string case_name(const ::testing::TestParamInfo<std::string> &info) {
 
 INSTANTIATE_TEST_SUITE_P(All, ErrorCatalog, ::testing::ValuesIn(catalog_files()), case_name);
 
-TEST(ErrorCatalogSize, HasAtLeastFortyCases) { EXPECT_GE(catalog_files().size(), 40u); }
+TEST(ErrorCatalogSize, HasAtLeastFortyCases) {
+    EXPECT_GE(catalog_files().size(), 40u);
+}
 
 } // namespace
