@@ -9,7 +9,9 @@
 // System: square lattice at density 0.7, T0 = 1.0, LJ cut at 2.5 and shifted, skin 0.3, dt 0.005,
 // periodic (configs/md2d_lj.yaml scaled up). Timing starts after 20 warm-up steps (kernel
 // compilation and the first list builds excluded).
+#include "bench_machine.h"
 #include "common/kernel_file.h"
+#include "lammps_run.h"
 #include "md2d/config.h"
 #include "md2d/simulation.h"
 
@@ -21,7 +23,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -112,53 +113,31 @@ std::string lammps_input(int64_t side, int64_t warmup, int64_t steps) {
 // LAMMPS on `ranks` MPI ranks; steps chosen from smelt's rate so both run about as long.
 Result run_lammps(const std::string &lmp, int ranks, int64_t side, int64_t steps,
                   const fs::path &work) {
-    fs::create_directories(work);
-    const fs::path in = work / "in.md2d", log = work / "lammps.out";
-    std::ofstream(in) << lammps_input(side, 20, steps);
-    std::string cmd =
-        "cd '" + work.string() + "' && mpirun --allow-run-as-root --oversubscribe -np " +
-        std::to_string(ranks) + " " + lmp + " -in in.md2d -log none > '" + log.string() + "' 2>&1";
+    const smelt::bench::LammpsTiming t =
+        smelt::bench::run_lammps(lmp, ranks, lammps_input(side, 20, steps), work);
     Result r{"lammps", side * side, ranks, steps};
-    if (std::system(cmd.c_str()) != 0) {
-        std::fprintf(stderr, "lammps failed; see %s\n", log.c_str());
+    if (!t.ok) {
+        std::fprintf(stderr, "lammps failed; see %s\n", t.log.c_str());
         r.seconds = -1;
         return r;
     }
-    std::ifstream f(log);
-    std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    // "Loop time of 1.234 on 2 procs for 500 steps with 10000 atoms": the second one (timed run).
-    std::regex re(R"(Loop time of ([0-9.eE+-]+) on (\d+) procs for (\d+) steps with (\d+) atoms)");
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
-         ++it) {
-        r.seconds = std::stod((*it)[1]);
-        r.steps = std::stoll((*it)[3]);
-        r.n = std::stoll((*it)[4]);
-    }
-    std::regex builds(R"(Neighbor list builds = (\d+))");
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), builds);
-         it != std::sregex_iterator(); ++it)
-        r.builds = std::stoll((*it)[1]);
+    r.seconds = t.seconds;
+    r.steps = t.steps;
+    r.n = t.atoms;
+    r.builds = t.builds;
     return r;
-}
-
-std::string load_average() {
-    std::ifstream f("/proc/loadavg");
-    std::string a, b, c;
-    f >> a >> b >> c;
-    return a + " " + b + " " + c;
 }
 
 std::string json(const std::vector<Result> &rs, const std::string &cpu,
                  const std::string &load_before) {
-    const char *wait = std::getenv("OMP_WAIT_POLICY");
     std::ostringstream s;
     s << "{\n  \"benchmark\": \"md2d\",\n  \"system\": \"2D LJ, square lattice, density 0.7, T0 "
          "1.0, r_cut 2.5 shifted, skin 0.3, dt 0.005, periodic, binned, rebuild on "
          "displacement\",\n  \"cpu\": \""
       << cpu << "\",\n  \"hardware_threads\": " << std::thread::hardware_concurrency()
       << ",\n  \"load_average_before\": \"" << load_before << "\",\n  \"load_average_after\": \""
-      << load_average() << "\",\n  \"omp_wait_policy\": \"" << (wait ? wait : "")
-      << "\",\n  \"results\": [\n";
+      << smelt::bench::load_average() << "\",\n  \"omp_wait_policy\": \""
+      << smelt::bench::omp_wait_policy() << "\",\n  \"results\": [\n";
     for (size_t i = 0; i < rs.size(); ++i) {
         const Result &r = rs[i];
         s << "    {\"code\": \"" << r.code << "\", \"n\": " << r.n
@@ -170,13 +149,6 @@ std::string json(const std::vector<Result> &rs, const std::string &cpu,
     }
     s << "  ]\n}\n";
     return s.str();
-}
-
-std::string cpu_name() {
-    std::ifstream f("/proc/cpuinfo");
-    for (std::string line; std::getline(f, line);)
-        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-    return "unknown";
 }
 
 } // namespace
@@ -198,10 +170,9 @@ int main(int argc, char **argv) {
     app.add_option("--out", out, "JSON file to write");
     CLI11_PARSE(app, argc, argv);
 
-    const bool have_lammps =
-        !lmp.empty() && std::system(("command -v " + lmp + " > /dev/null 2>&1").c_str()) == 0;
+    const bool have_lammps = smelt::bench::lammps_available(lmp);
     smelt::Program physics = smelt::apps::load_kernel_program(physics_path);
-    const std::string load_before = load_average();
+    const std::string load_before = smelt::bench::load_average();
     std::vector<Result> results;
     std::printf("%-12s %9s %8s %7s %9s %7s %9s %9s %16s\n", "code", "n", "threads", "steps",
                 "seconds", "builds", "build ms", "force ms", "particle-steps/s");
@@ -229,7 +200,7 @@ int main(int argc, char **argv) {
     }
     if (!have_lammps) std::printf("(LAMMPS: '%s' not found, not compared)\n", lmp.c_str());
     if (!out.empty()) {
-        std::ofstream(out) << json(results, cpu_name(), load_before);
+        std::ofstream(out) << json(results, smelt::bench::cpu_name(), load_before);
         std::printf("wrote %s\n", out.c_str());
     }
     return 0;

@@ -1,0 +1,254 @@
+// md3d throughput: atom-steps per second of md3d's time step (neighbour updates by displacement,
+// forces, integration; no output) for one config on one backend, several precisions and CPU
+// thread counts, and — when the config is a periodic one-type NVE lattice that LAMMPS can
+// build itself (configs/md3d_lammps_inlj.yaml: LAMMPS' bench/in.lj) — Debian's LAMMPS on 1 and 2
+// MPI ranks, run in the same invocation so the ratios compare like with like. Writes JSON.
+//
+//   build/bench/md3d_bench [--config configs/md3d_lammps_inlj.yaml] [--set key=value ...]
+//                          [--backend cpu] [--precision double,single] [--threads 1,2]
+//                          [--seconds 3] [--lammps lmp] [--ranks 1,2] [--out FILE]
+//
+// LAMMPS runs twice per rank count: as in.lj is distributed (`neigh_modify delay 0 every 20
+// check no`: a list built every 20 steps, unchecked) and with md3d's rule (`every 1 delay 0 check
+// yes`: rebuilt when a particle moved half the skin, so no pair is missed).
+//
+// Where a step's time goes: after the timed loop the bench times list builds alone and force
+// evaluations alone (the list kept); the rest of a step is integration and the displacement test.
+#include "bench_machine.h"
+#include "common/kernel_file.h"
+#include "lammps_run.h"
+#include "md3d/config.h"
+#include "md3d/simulation.h"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace smelt::apps;
+using namespace smelt::apps::md3d;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Result {
+    std::string code;
+    std::string backend;
+    std::string precision;
+    int64_t n = 0;
+    int threads = 0; // smelt: CPU threads (0 on GPUs); lammps: MPI ranks
+    int64_t steps = 0;
+    double seconds = 0.0;
+    int64_t builds = -1;
+    double step_ms = -1;  // smelt: one step, averaged over the timed loop
+    double build_ms = -1; // smelt: one neighbour-list build
+    double force_ms = -1; // smelt: forces with the list kept (displacement test included)
+    double rate() const { return seconds > 0 ? double(n) * double(steps) / seconds : 0.0; }
+};
+
+double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+Md3dConfig bench_config(const std::string &path, std::vector<ConfigOverride> overrides,
+                        const std::string &backend, const std::string &precision, int threads) {
+    auto set = [&](std::string key, std::string value) {
+        overrides.push_back({key, value, "md3d_bench " + key + "=" + value});
+    };
+    set("backend", backend);
+    set("precision", precision);
+    set("threads", std::to_string(threads));
+    set("output.h5md", "false");
+    set("output.csv", "false");
+    set("output.vtk", "false");
+    set("output.progress", "false");
+    set("output.checkpoint", "false");
+    return parse_md3d_config(ConfigNode::load_file(path, std::move(overrides)));
+}
+
+// Steps until `seconds` have passed (at least 20), after 20 warm-up steps.
+Result run_smelt(const Md3dConfig &config, const smelt::Program &physics, double seconds) {
+    Result r{"smelt md3d", to_string(config.backend), to_string(config.precision), config.n(),
+             configure_threads(config)};
+    Simulation sim(config, physics);
+    sim.set_initial_state();
+    sim.compile_kernels();
+    for (int k = 0; k < 20; ++k)
+        sim.step();
+    (void)sim.observables(); // waits for queued work on GPU backends
+    const int64_t builds0 = sim.neighbors().builds();
+    const auto t0 = Clock::now();
+    double elapsed = 0.0;
+    while (r.steps < 20 || elapsed < seconds) {
+        sim.step();
+        ++r.steps;
+        if (r.steps % 10 == 0) {
+            if (config.backend != Backend::Cpu) (void)sim.observables();
+            elapsed = seconds_since(t0);
+        }
+    }
+    (void)sim.observables();
+    r.seconds = seconds_since(t0);
+    r.builds = sim.neighbors().builds() - builds0;
+    r.step_ms = 1e3 * r.seconds / double(r.steps);
+    const int reps = 5;
+    auto t1 = Clock::now();
+    for (int k = 0; k < reps; ++k)
+        sim.neighbors().build({sim.position(0), sim.position(1), sim.position(2)});
+    (void)sim.observables();
+    r.build_ms = 1e3 * seconds_since(t1) / reps;
+    t1 = Clock::now();
+    for (int k = 0; k < reps; ++k)
+        sim.compute_forces();
+    (void)sim.observables();
+    r.force_ms = 1e3 * seconds_since(t1) / reps;
+    return r;
+}
+
+// The config's system in LAMMPS' own words (lattice, velocities from LAMMPS' generator), or ""
+// when LAMMPS cannot build it the same way.
+std::string lammps_system(const Md3dConfig &c) {
+    const LatticeSpec &l = c.system.lattice;
+    const char *kind = l.kind == LatticeKind::FaceCentredCubic   ? "fcc"
+                       : l.kind == LatticeKind::BodyCentredCubic ? "bcc"
+                       : l.kind == LatticeKind::SimpleCubic      ? "sc"
+                                                                 : nullptr;
+    if (!kind || c.system.from_file || !c.all_periodic() || c.ntypes() != 1 ||
+        c.integrator.kind != IntegratorKind::Nve || c.potential.tail || l.density <= 0 ||
+        !c.system.temperature || c.system.masses[0] != 1.0)
+        return "";
+    const PairParameters &p = c.pair(0, 0);
+    std::ostringstream s;
+    s.precision(17);
+    s << "units lj\natom_style atomic\nlattice " << kind << " " << l.density << "\n"
+      << "region box block 0 " << c.system.plan.nx << " 0 " << c.system.plan.ny << " 0 "
+      << c.system.plan.nz << "\ncreate_box 1 box\ncreate_atoms 1 box\nmass 1 1.0\n"
+      << "velocity all create " << *c.system.temperature << " 87287 loop geom\n"
+      << "pair_style lj/cut " << p.r_cut << "\npair_coeff 1 1 " << p.epsilon << " " << p.sigma
+      << " " << p.r_cut << "\npair_modify shift " << (c.potential.shift ? "yes" : "no") << "\n"
+      << "neighbor " << c.neighbor.skin << " bin\n"
+      << "fix 1 all nve\ntimestep " << c.integrator.dt << "\n";
+    return s.str();
+}
+
+std::string json(const std::vector<Result> &rs, const std::string &config,
+                 const std::string &load_before) {
+    std::ostringstream s;
+    s << "{\n  \"benchmark\": \"md3d\",\n  \"config\": \"" << config << "\",\n  \"cpu\": \""
+      << smelt::bench::cpu_name()
+      << "\",\n  \"hardware_threads\": " << std::thread::hardware_concurrency()
+      << ",\n  \"load_average_before\": \"" << load_before << "\",\n  \"load_average_after\": \""
+      << smelt::bench::load_average() << "\",\n  \"omp_wait_policy\": \""
+      << smelt::bench::omp_wait_policy() << "\",\n  \"results\": [\n";
+    for (size_t i = 0; i < rs.size(); ++i) {
+        const Result &r = rs[i];
+        s << "    {\"code\": \"" << r.code << "\", \"backend\": \"" << r.backend
+          << "\", \"precision\": \"" << r.precision << "\", \"n\": " << r.n
+          << (r.code.rfind("lammps", 0) == 0 ? ", \"mpi_ranks\": " : ", \"threads\": ") << r.threads
+          << ", \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
+          << ", \"neighbor_builds\": " << r.builds << ", \"step_ms\": " << r.step_ms
+          << ", \"build_ms\": " << r.build_ms << ", \"force_ms\": " << r.force_ms
+          << ", \"atom_steps_per_s\": " << r.rate() << "}" << (i + 1 < rs.size() ? "," : "")
+          << "\n";
+    }
+    s << "  ]\n}\n";
+    return s.str();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    CLI::App app{"md3d throughput (atom-steps/s), against LAMMPS in the same run"};
+    std::string config_path = SMELT_MD3D_CONFIG_DEFAULT;
+    std::vector<std::string> sets;
+    std::string backend = "cpu";
+    std::vector<std::string> precisions{"double"};
+    std::vector<int> threads{1, 2};
+    double seconds = 3.0;
+    std::string lmp = "lmp", out;
+    std::vector<int> ranks{1, 2};
+    std::string physics_path = SMELT_MD3D_PHYSICS_DEFAULT;
+    app.add_option("--config", config_path, "md3d config (its output section is ignored)");
+    app.add_option("--set", sets, "key.path=value over the config, as md3d run --set");
+    app.add_option("--backend", backend, "cpu, opencl or cuda");
+    app.add_option("--precision", precisions, "double and/or single")->delimiter(',');
+    app.add_option("--threads", threads, "CPU thread counts (cpu backend)")->delimiter(',');
+    app.add_option("--seconds", seconds, "timed seconds per case");
+    app.add_option("--lammps", lmp, "LAMMPS binary ('' to skip)");
+    app.add_option("--ranks", ranks, "LAMMPS MPI rank counts")->delimiter(',');
+    app.add_option("--physics", physics_path, "physics.py");
+    app.add_option("--out", out, "JSON file to write");
+    CLI11_PARSE(app, argc, argv);
+
+    try {
+        std::vector<ConfigOverride> overrides;
+        for (const std::string &s : sets)
+            overrides.push_back(parse_set_option(s));
+        if (backend != "cpu") threads = {0};
+        smelt::Program physics = load_kernel_program(physics_path);
+        const std::string load_before = smelt::bench::load_average();
+        std::vector<Result> results;
+        std::printf("%-22s %-7s %-7s %8s %8s %6s %8s %7s %9s %9s %9s %14s\n", "code", "backend",
+                    "prec", "n", "threads", "steps", "seconds", "builds", "step ms", "build ms",
+                    "force ms", "atom-steps/s");
+        auto show = [&](const Result &r) {
+            std::printf("%-22s %-7s %-7s %8lld %8d %6lld %8.3f %7lld %9.3f %9.3f %9.3f %14.4g\n",
+                        r.code.c_str(), r.backend.c_str(), r.precision.c_str(), (long long)r.n,
+                        r.threads, (long long)r.steps, r.seconds, (long long)r.builds, r.step_ms,
+                        r.build_ms, r.force_ms, r.rate());
+            std::fflush(stdout);
+            results.push_back(r);
+        };
+        double best = 0.0;
+        Md3dConfig last;
+        for (const std::string &precision : precisions)
+            for (int t : threads) {
+                last = bench_config(config_path, overrides, backend, precision, t);
+                Result r = run_smelt(last, physics, seconds);
+                best = std::max(best, r.rate());
+                show(r);
+            }
+        const std::string system = lammps_system(last);
+        if (!system.empty() && smelt::bench::lammps_available(lmp)) {
+            const int64_t steps = std::max<int64_t>(50, int64_t(best * seconds / double(last.n())));
+            const fs::path work = fs::temp_directory_path() / "smelt_md3d_bench_lammps";
+            const std::pair<const char *, const char *> rules[] = {
+                {"lammps in.lj", "neigh_modify delay 0 every 20 check no\n"},
+                {"lammps checked", "neigh_modify delay 0 every 1 check yes\n"}};
+            for (const auto &[name, rule] : rules)
+                for (int k : ranks) {
+                    const std::string input = system + rule + "thermo " + std::to_string(steps) +
+                                              "\nrun 20\nrun " + std::to_string(steps) + "\n";
+                    const smelt::bench::LammpsTiming t =
+                        smelt::bench::run_lammps(lmp, k, input, work);
+                    if (!t.ok) {
+                        std::fprintf(stderr, "lammps failed; see %s\n", t.log.c_str());
+                        continue;
+                    }
+                    Result r{name, "mpi", "double", t.atoms, k, t.steps, t.seconds, t.builds};
+                    r.step_ms = 1e3 * t.seconds / double(t.steps);
+                    show(r);
+                }
+        } else if (system.empty()) {
+            std::printf("(LAMMPS not run: the config is not a periodic one-type NVE lattice)\n");
+        } else {
+            std::printf("(LAMMPS: '%s' not found, not compared)\n", lmp.c_str());
+        }
+        if (!out.empty()) {
+            std::ofstream(out) << json(results, config_path, load_before);
+            std::printf("wrote %s\n", out.c_str());
+        }
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "md3d_bench: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
