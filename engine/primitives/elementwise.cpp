@@ -124,6 +124,7 @@ ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &f
                            f->params[k + 1]->type.is_pointer() &&
                            ReadsAtIndex(*f, f->params[k + 1].get()).result();
     unit.items_per_thread = target.elementwise_items_per_thread(w);
+    unit.entries = target.elementwise_entry_points(w);
     unit.source = assemble_unit(target, {m.get()}, target.elementwise_wrapper(w));
     unit.signature = func + "(" + signature_text(unit.names, unit.packed) + ")" +
                      (precision == Precision::Single ? ";single" : "");
@@ -212,10 +213,10 @@ void Elementwise::operator()(int64_t n, const std::vector<Arg> &args) {
         primitives::ElementwiseUnit unit =
             primitives::elementwise_unit(*s.program.data().module, s.func, given,
                                          s.options.precision, *s.target, s.backend->name(), layout);
-        primitives::ElementwiseSpec out{primitives::compile_unit(*s.backend, *s.target,
-                                                                 std::move(unit.source),
-                                                                 "elementwise", unit.signature),
-                                        std::move(unit.packed)};
+        primitives::ElementwiseSpec out{
+            primitives::compile_unit(*s.backend, *s.target, std::move(unit.source), "elementwise",
+                                     unit.signature, std::move(unit.entries)),
+            std::move(unit.packed)};
         out.kernel.items_per_thread = unit.items_per_thread;
         return out;
     });

@@ -21,10 +21,11 @@ struct ElementwiseArgLayout {
 
 struct ElementwiseUnit {
     std::string source;
-    std::string signature;          // canonical "x=doublep,a=double" (+ ";single")
-    std::vector<std::string> names; // parameters after the index
-    std::vector<Type> packed;       // the types they are passed as
-    int items_per_thread = 1;       // of the target's wrapper
+    std::string signature;            // canonical "x=doublep,a=double" (+ ";single")
+    std::vector<std::string> names;   // parameters after the index
+    std::vector<Type> packed;         // the types they are passed as
+    int items_per_thread = 1;         // of the target's wrapper
+    std::vector<std::string> entries; // the wrapper's entry points
 };
 
 // `given[k]`: the type the call gives parameter k + 1 (nullopt: use its annotation). UsageError

@@ -45,6 +45,11 @@ public:
     virtual std::vector<std::string> scan_entry_points(const ScanWrapper &) const {
         return entry_points("scan");
     }
+    // Entry points of elementwise_wrapper(w) (GPU targets add a one-item-per-thread companion
+    // of a multi-item entry, for launches too small to fill the device).
+    virtual std::vector<std::string> elementwise_entry_points(const ElementwiseWrapper &) const {
+        return entry_points("elementwise");
+    }
 
     // --- launches; `args` are the user arguments in EntryParam order ---
     virtual void run_elementwise(Backend &backend, const CompiledKernel &k, int64_t n,

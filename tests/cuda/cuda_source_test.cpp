@@ -83,6 +83,12 @@ TEST(CudaSource, ElementwiseVariantFollowsTheArgumentLayout) {
     const std::string tiled =
         wrapper_part(elementwise_source("axpb", f64, Precision::Double, distinct(4)));
     EXPECT_NE(tiled.find("double *__restrict__ smelt_p1 /* y */"), std::string::npos) << tiled;
+    // ... and a one-item-per-thread entry with the same restrict pointers, for small launches.
+    const size_t each = tiled.find("void smelt_entry_each(const int64_t smelt_n, ");
+    ASSERT_NE(each, std::string::npos) << tiled;
+    EXPECT_NE(tiled.find("double *__restrict__ smelt_p1 /* y */", each), std::string::npos)
+        << tiled;
+    EXPECT_EQ(aliasing.find("smelt_entry_each"), std::string::npos) << aliasing;
     // axpb reads x, a and b at [i] and only writes y.
     for (const char *s : {"const double smelt_v0 = smelt_p0[(int32_t)(smelt_i)];",
                           "asm volatile(\"\" :: \"d\"(smelt_v2));", "smelt_v3"})

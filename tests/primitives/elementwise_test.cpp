@@ -70,11 +70,13 @@ bool gpu_backend() {
 
 // The same array passed twice (an in-place update through two names) gets the kernel for
 // arrays that may alias; distinct arrays may get restrict pointers and several items per
-// thread (GPU backends). Either way the results are the loop's, at sizes around the tiles.
+// thread (GPU backends), where launches too small to fill the device take one item per thread
+// (on an H100 below about 4 x 132 x 2048 items; the last size is above it). Either way the
+// results are the loop's, at sizes around the tiles.
 TEST(Elementwise, AliasedAndDistinctArraysMatchLoop) {
     Elementwise ew(kernels(), "scale_shift", test_options());
     for (size_t n : {size_t(1), size_t(3), size_t(1023), size_t(1024), size_t(1025), size_t(4097),
-                     size_t(65537), (size_t(1) << 20) + 3}) {
+                     size_t(65537), (size_t(1) << 20) + 3, (size_t(1) << 22) + 5}) {
         auto x = small_values<float>(n, 0, 100, unsigned(n));
         std::vector<float> want(n);
         for (size_t i = 0; i < n; ++i)

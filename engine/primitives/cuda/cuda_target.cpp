@@ -69,6 +69,10 @@ public:
     int elementwise_items_per_thread(const ElementwiseWrapper &w) const override {
         return w.distinct_arrays ? kElementwiseItems : 1;
     }
+    std::vector<std::string> elementwise_entry_points(const ElementwiseWrapper &w) const override {
+        if (w.distinct_arrays) return {kElementwiseEntry, kElementwiseEachEntry};
+        return {kElementwiseEntry};
+    }
     std::string reduction_wrapper(const ReductionWrapper &w) const override {
         return cuda::reduction_wrapper(dialect(), w);
     }
@@ -92,6 +96,14 @@ public:
         if (n <= 0) return;
         ArgList all({KernelArg::of(n)}, args, {});
         const int64_t per = k.items_per_thread;
+        // Tiled threads fewer than the device holds at once: one item per thread instead, so
+        // every multiprocessor has warps to switch between while loads are in flight.
+        if (per > 1 && k.entries.size() > 1 &&
+            (n + per - 1) / per <
+                resident(as_cuda(backend), k.entries[1], kElementwiseBlock) * kElementwiseBlock) {
+            backend.launch(k.entries[1], LaunchDims::linear(n, kElementwiseBlock), all.span());
+            return;
+        }
         backend.launch(k.entries[0], LaunchDims::linear((n + per - 1) / per, kElementwiseBlock),
                        all.span());
     }

@@ -14,6 +14,11 @@
 // compiler then reuses them for the calls' own loads of p[i], which restrict makes legal. Only
 // arrays of at least n items are preloaded, so the loads are in bounds whatever the function
 // does with them. The last, partial tile is bound-checked item by item.
+//
+// With distinct arrays the unit also holds kElementwiseEachEntry: the same restrict call, one
+// item per thread. A launch too small to fill the GPU with tiled threads uses it (CudaTarget::
+// run_elementwise): a neighbour search or a force loop over 64 000 particles is latency-bound,
+// and 16 000 threads of 4 items each leave most of the multiprocessors' warp slots empty.
 #include "codegen/c_like.h"
 #include "primitives/call_spelling.h"
 #include "primitives/cuda/wrappers.h"
@@ -48,16 +53,20 @@ std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrap
                                    " items per thread"
                              : std::string()) +
                       ". */\n";
+    // One thread per item, bound-checked.
+    auto each_entry = [&](const char *name) {
+        std::string e = d.entry_qualifier + " void " + name + "(const int64_t smelt_n" +
+                        kernel_params(d, w.params, vars, tiled) + ") {\n";
+        e += "    const int64_t smelt_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n";
+        e += "    if (smelt_i >= smelt_n) return;\n";
+        e += "    " + spell_call(d, w.func, vars, w.params) + ";\n";
+        e += "}\n";
+        return e;
+    };
+    if (!tiled) return out + each_entry(kElementwiseEntry);
     out += d.entry_qualifier + " void " + kElementwiseEntry + "(const int64_t smelt_n" +
            kernel_params(d, w.params, vars, tiled) + ") {\n";
     const std::string call = spell_call(d, w.func, vars, w.params);
-    if (!tiled) {
-        out += "    const int64_t smelt_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n";
-        out += "    if (smelt_i >= smelt_n) return;\n";
-        out += "    " + call + ";\n";
-        out += "}\n";
-        return out;
-    }
     const std::string K = std::to_string(kElementwiseItems);
     // The index as the call passes it, so a preload and the call's load are the same address.
     const Type i64 = Type::scalar(Scalar::I64);
@@ -97,7 +106,7 @@ std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrap
     out += "        }\n";
     out += "    }\n";
     out += "}\n";
-    return out;
+    return out + each_entry(kElementwiseEachEntry);
 }
 
 } // namespace smelt::primitives::cuda

@@ -22,6 +22,8 @@
 namespace smelt::primitives::cuda {
 
 inline constexpr const char *kElementwiseEntry = "smelt_entry";
+// With distinct arrays: the same call, one item per thread (small launches).
+inline constexpr const char *kElementwiseEachEntry = "smelt_entry_each";
 inline constexpr const char *kReduceBlocks = "smelt_reduce_blocks";
 inline constexpr const char *kReduceFinal = "smelt_reduce_final";
 inline constexpr const char *kScanSinglePass = "smelt_scan_single";

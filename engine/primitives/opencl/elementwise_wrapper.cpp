@@ -10,7 +10,9 @@
 // ceil(n / (items * W)) groups. A full tile first prefetches p[i] of every item for each array
 // the function reads at its own index (ElementwiseWrapper::preload: arrays of at least n
 // items), so the items' loads are in flight together rather than one after each call; the
-// last, partial tile is bound-checked item by item.
+// last, partial tile is bound-checked item by item. With distinct arrays the unit also holds
+// kElementwiseEachEntry (restrict, one item per work-item), which OpenCLTarget::run_elementwise
+// launches on GPUs when the tiled grid is too small to fill the device.
 #include "codegen/c_like.h"
 #include "primitives/call_spelling.h"
 #include "primitives/opencl/wrappers.h"
@@ -34,17 +36,17 @@ std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrap
         out += "}\n";
         return out;
     }
-    out += d.entry_qualifier + " void " + kElementwiseEntry + "(";
+    std::string params;
     vars.params.clear();
     for (size_t k = 0; k < w.params.size(); ++k) {
         const std::string var = "smelt_p" + std::to_string(k);
         const Type &t = w.params[k].type;
-        out += (t.is_pointer() ? codegen::type_name(d, t) + "restrict " + var
-                               : codegen::declaration(d, t, var)) +
-               " /* " + w.params[k].name + " */, ";
+        params += (t.is_pointer() ? codegen::type_name(d, t) + "restrict " + var
+                                  : codegen::declaration(d, t, var)) +
+                  " /* " + w.params[k].name + " */, ";
         vars.params.push_back(var);
     }
-    out += "long smelt_n) {\n";
+    out += d.entry_qualifier + " void " + kElementwiseEntry + "(" + params + "long smelt_n) {\n";
     const std::string call = spell_call(d, w.func, vars, w.params);
     const std::string K = std::to_string(kElementwiseItems);
     // The index as the call passes it, so a prefetch covers the call's own load.
@@ -80,6 +82,12 @@ std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrap
     out += "            if (smelt_i < smelt_n) " + call + ";\n";
     out += "        }\n";
     out += "    }\n";
+    out += "}\n";
+    out +=
+        d.entry_qualifier + " void " + kElementwiseEachEntry + "(" + params + "long smelt_n) {\n";
+    out += "    const long smelt_i = (long)get_global_id(0);\n";
+    out += "    if (smelt_i >= smelt_n) return;\n";
+    out += "    " + call + ";\n";
     out += "}\n";
     return out;
 }

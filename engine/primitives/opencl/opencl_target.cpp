@@ -47,6 +47,10 @@ public:
     int elementwise_items_per_thread(const ElementwiseWrapper &w) const override {
         return w.distinct_arrays ? kElementwiseItems : 1;
     }
+    std::vector<std::string> elementwise_entry_points(const ElementwiseWrapper &w) const override {
+        if (w.distinct_arrays) return {kElementwiseEntry, kElementwiseEachEntry};
+        return {kElementwiseEntry};
+    }
     std::string reduction_wrapper(const ReductionWrapper &w) const override {
         return layout_ == Layout::Gpu ? gpu_reduction_wrapper(dialect(), w)
                                       : opencl::reduction_wrapper(dialect(), w);
@@ -69,6 +73,18 @@ public:
         std::vector<KernelArg> all = with_user_args(args);
         all.push_back(KernelArg::of(n));
         const int64_t tile = w * k.items_per_thread; // items of one work-group
+        // On a GPU, tiled work-items fewer than the device holds at once (estimated as two
+        // maximal work-groups per compute unit): one item per work-item instead, so every unit
+        // has work to switch between while loads are in flight.
+        if (layout_ == Layout::Gpu && k.items_per_thread > 1 && k.entries.size() > 1) {
+            const int64_t capacity =
+                int64_t(b.device().compute_units) * 2 * int64_t(b.device().max_work_group_size);
+            if ((n + k.items_per_thread - 1) / k.items_per_thread < capacity) {
+                const auto we = static_cast<int64_t>(group_size(b, k.entries[1]));
+                backend.launch(k.entries[1], LaunchDims::linear((n + we - 1) / we * we, we), all);
+                return;
+            }
+        }
         backend.launch(k.entries[0], LaunchDims::linear((n + tile - 1) / tile * w, w), all);
     }
 

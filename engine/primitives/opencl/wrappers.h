@@ -18,6 +18,8 @@
 namespace smelt::primitives::opencl {
 
 inline constexpr const char *kElementwiseEntry = "smelt_elementwise";
+// With distinct arrays: the same call, one item per work-item (small launches on GPUs).
+inline constexpr const char *kElementwiseEachEntry = "smelt_elementwise_each";
 // Items per work-item of the elementwise kernel when the arrays are distinct (restrict).
 inline constexpr int kElementwiseItems = 4;
 inline constexpr const char *kReduceGroupsEntry = "smelt_reduce_groups";

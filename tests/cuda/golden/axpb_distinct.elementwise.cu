@@ -26,3 +26,8 @@ extern "C" __global__ void smelt_entry(const int64_t smelt_n, double *__restrict
         }
     }
 }
+extern "C" __global__ void smelt_entry_each(const int64_t smelt_n, double *__restrict__ smelt_p0 /* x */, double *__restrict__ smelt_p1 /* y */, double *__restrict__ smelt_p2 /* a */, double *__restrict__ smelt_p3 /* b */) {
+    const int64_t smelt_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (smelt_i >= smelt_n) return;
+    axpb((int32_t)(smelt_i), smelt_p0, smelt_p1, smelt_p2, smelt_p3);
+}
