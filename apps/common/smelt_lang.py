@@ -14,6 +14,7 @@ When the project's Python package exists it may re-export these names; kernel fi
 """
 
 import re
+import sys
 
 import numpy as np
 
@@ -39,7 +40,15 @@ def annotate(func=None, **types):
     return wrap
 
 
-def _zero_of(type_name):
+def _extent(text, names):
+    """A matrix extent: an integer literal or a module constant of the declaring kernel."""
+    text = text.strip()
+    if re.fullmatch(r"[A-Za-z_]\w*", text):
+        return int(names[text])
+    return int(text)
+
+
+def _zero_of(type_name, names):
     t = type_name.strip()
     if t in _INT_TYPES:
         return 0
@@ -55,14 +64,15 @@ def _zero_of(type_name):
     q = re.fullmatch(r"(.*),\s*['\"](\w+)['\"]", inner)
     if q is not None:
         inner, dtype = q.group(1).strip(), _NUMPY_OF[q.group(2)]
-    dims = tuple(int(d) for d in inner.strip("()").split(",") if d.strip())
+    dims = tuple(_extent(d, names) for d in inner.strip("()").split(",") if d.strip())
     return np.zeros(dims, dtype=dtype)
 
 
 def declare(type_name, count=1):
+    names = sys._getframe(1).f_globals  # extents may name the kernel module's constants
     if count == 1:
-        return _zero_of(type_name)
-    return tuple(_zero_of(type_name) for _ in range(count))
+        return _zero_of(type_name, names)
+    return tuple(_zero_of(type_name, names) for _ in range(count))
 
 
 def cast(value, type_name):

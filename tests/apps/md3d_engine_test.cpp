@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -286,6 +287,28 @@ TEST(Md3dEngine, NeighborListSpecPassesTheFlagOrTheAxisMask) {
     EXPECT_NO_THROW(NeighborList(md3d_physics(), {}, s, 10));
     s.periodic_axes = {true, true, true};
     EXPECT_THROW(NeighborList(md3d_physics(), {}, s, 10), std::invalid_argument);
+}
+
+// sort_neighbors puts every row in increasing order, against std::sort: rows that fit its
+// private array (SORT_ROW = 256 in cells.py) and longer ones, which it sorts in place.
+TEST(Md3dEngine, SortNeighborsOrdersShortAndLongRows) {
+    const std::vector<int32_t> lengths = {0, 1, 2, 100, 255, 256, 257, 600, 3};
+    std::vector<int32_t> start, count, idx;
+    std::mt19937 rng(5);
+    for (int32_t len : lengths) {
+        start.push_back(int32_t(idx.size()));
+        count.push_back(len);
+        for (int32_t k = 0; k < len; ++k)
+            idx.push_back(int32_t(rng() % 100000));
+    }
+    std::vector<int32_t> want = idx;
+    for (size_t r = 0; r < lengths.size(); ++r)
+        std::sort(want.begin() + start[r], want.begin() + start[r] + count[r]);
+    smelt::Array S = smelt::Array::from_vector(start), C = smelt::Array::from_vector(count),
+                 I = smelt::Array::from_vector(idx);
+    smelt::Elementwise sort(md3d_physics(), "sort_neighbors");
+    sort({S, C, I});
+    EXPECT_EQ(I.to_vector<int32_t>(), want);
 }
 
 // ---- the kernels against CPython -------------------------------------------------------------

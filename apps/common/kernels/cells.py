@@ -56,6 +56,13 @@ def find_cell_bounds(i, sorted_keys, cell_start, cell_end, n):
         cell_end[key] = i + 1
 
 
+# Lists up to this long are sorted in a private array: on GPUs each thread's copy lives in
+# per-thread local memory, which is interleaved across a warp (coalesced) and cached, where the
+# row itself in global memory is one scattered stream per thread. Rows are ~100 long for a
+# dense LJ liquid at r_list 2.9; longer ones are sorted in place.
+SORT_ROW = 256
+
+
 @annotate(i='int', intp='nbr_start, nbr_count, nbr_idx')
 def sort_neighbors(i, nbr_start, nbr_count, nbr_idx):
     """Puts the list of i in increasing index order (insertion sort; the list is 3^dim sorted runs).
@@ -65,16 +72,30 @@ def sort_neighbors(i, nbr_start, nbr_count, nbr_idx):
     built now or some steps ago with a skin) sums the pairs within r_cut in the order of
     compute_forces_all_pairs: the forces agree bit for bit.
     """
-    start, end, k, m, j = declare('int', 5)
+    start, count, k, m, j = declare('int', 5)
+    row = declare("matrix(SORT_ROW, 'int')")
     start = nbr_start[i]
-    end = start + nbr_count[i]
-    for k in range(start + 1, end):
-        j = nbr_idx[k]
-        m = k - 1
-        while m >= start and nbr_idx[m] > j:
-            nbr_idx[m + 1] = nbr_idx[m]
-            m -= 1
-        nbr_idx[m + 1] = j
+    count = nbr_count[i]
+    if count <= SORT_ROW:
+        for k in range(count):
+            row[k] = nbr_idx[start + k]
+        for k in range(1, count):
+            j = row[k]
+            m = k - 1
+            while m >= 0 and row[m] > j:
+                row[m + 1] = row[m]
+                m -= 1
+            row[m + 1] = j
+        for k in range(count):
+            nbr_idx[start + k] = row[k]
+    else:
+        for k in range(start + 1, start + count):
+            j = nbr_idx[k]
+            m = k - 1
+            while m >= start and nbr_idx[m] > j:
+                nbr_idx[m + 1] = nbr_idx[m]
+                m -= 1
+            nbr_idx[m + 1] = j
 
 
 @annotate(i='int', nbr_count='intp', return_='int')
