@@ -12,6 +12,11 @@
 // check no`: a list built every 20 steps, unchecked) and with md3d's rule (`every 1 delay 0 check
 // yes`: rebuilt when a particle moved half the skin, so no pair is missed).
 //
+// --order measures what particle order costs: `lattice` (the order the lattice is built in,
+// spatially coherent), `shuffled` (a random permutation: what diffusion makes of any order over
+// a long run) and `cells` (sorted by the neighbour grid's cell, what reordering at list rebuilds
+// would keep).
+//
 // Where a step's time goes: after the timed loop the bench times list builds alone and force
 // evaluations alone (the list kept); the rest of a step is integration and the displacement test.
 #include "bench_machine.h"
@@ -22,10 +27,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -43,6 +52,7 @@ struct Result {
     std::string code;
     std::string backend;
     std::string precision;
+    std::string order; // smelt: the particle order (--order)
     int64_t n = 0;
     int threads = 0; // smelt: CPU threads (0 on GPUs); lammps: MPI ranks
     int64_t steps = 0;
@@ -74,12 +84,52 @@ Md3dConfig bench_config(const std::string &path, std::vector<ConfigOverride> ove
     return parse_md3d_config(ConfigNode::load_file(path, std::move(overrides)));
 }
 
+// The initial state with its particles in `order` (see the header).
+HostState ordered_state(const Md3dConfig &config, const std::string &order) {
+    HostState s = make_initial_state(config);
+    const size_t n = s.species.size();
+    std::vector<size_t> perm(n);
+    std::iota(perm.begin(), perm.end(), size_t(0));
+    if (order == "shuffled") {
+        std::shuffle(perm.begin(), perm.end(), std::mt19937_64(12345));
+    } else if (order == "cells") {
+        const CellGrid grid = cell_grid(config);
+        std::vector<int64_t> key(n);
+        for (size_t i = 0; i < n; ++i) {
+            int64_t k = 0;
+            for (int a = 2; a >= 0; --a) {
+                const auto c = std::clamp<int64_t>(
+                    int64_t(std::floor(s.position[size_t(a)][i] / grid.size[size_t(a)])), 0,
+                    grid.cells[size_t(a)] - 1);
+                k = k * grid.cells[size_t(a)] + c;
+            }
+            key[i] = k;
+        }
+        std::stable_sort(perm.begin(), perm.end(),
+                         [&](size_t a, size_t b) { return key[a] < key[b]; });
+    } else if (order != "lattice") {
+        throw std::invalid_argument("--order: expected lattice, shuffled or cells, not '" + order +
+                                    "'");
+    }
+    HostState out = s;
+    for (size_t k = 0; k < n; ++k) {
+        for (int a = 0; a < 3; ++a) {
+            out.position[size_t(a)][k] = s.position[size_t(a)][perm[k]];
+            out.velocity[size_t(a)][k] = s.velocity[size_t(a)][perm[k]];
+            out.image[size_t(a)][k] = s.image[size_t(a)][perm[k]];
+        }
+        out.species[k] = s.species[perm[k]];
+    }
+    return out;
+}
+
 // Steps until `seconds` have passed (at least 20), after 20 warm-up steps.
-Result run_smelt(const Md3dConfig &config, const smelt::Program &physics, double seconds) {
-    Result r{"smelt md3d", to_string(config.backend), to_string(config.precision), config.n(),
-             configure_threads(config)};
+Result run_smelt(const Md3dConfig &config, const smelt::Program &physics, double seconds,
+                 const std::string &order) {
+    Result r{"smelt md3d", to_string(config.backend), to_string(config.precision), order,
+             config.n(),   configure_threads(config)};
     Simulation sim(config, physics);
-    sim.set_initial_state();
+    sim.set_state(ordered_state(config, order));
     sim.compile_kernels();
     for (int k = 0; k < 20; ++k)
         sim.step();
@@ -151,7 +201,8 @@ std::string json(const std::vector<Result> &rs, const std::string &config,
     for (size_t i = 0; i < rs.size(); ++i) {
         const Result &r = rs[i];
         s << "    {\"code\": \"" << r.code << "\", \"backend\": \"" << r.backend
-          << "\", \"precision\": \"" << r.precision << "\", \"n\": " << r.n
+          << "\", \"precision\": \"" << r.precision << "\", \"order\": \"" << r.order
+          << "\", \"n\": " << r.n
           << (r.code.rfind("lammps", 0) == 0 ? ", \"mpi_ranks\": " : ", \"threads\": ") << r.threads
           << ", \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
           << ", \"neighbor_builds\": " << r.builds << ", \"step_ms\": " << r.step_ms
@@ -175,6 +226,7 @@ int main(int argc, char **argv) {
     double seconds = 3.0;
     std::string lmp = "lmp", out;
     std::vector<int> ranks{1, 2};
+    std::vector<std::string> orders{"lattice"};
     std::string physics_path = SMELT_MD3D_PHYSICS_DEFAULT;
     app.add_option("--config", config_path, "md3d config (its output section is ignored)");
     app.add_option("--set", sets, "key.path=value over the config, as md3d run --set");
@@ -182,6 +234,7 @@ int main(int argc, char **argv) {
     app.add_option("--precision", precisions, "double and/or single")->delimiter(',');
     app.add_option("--threads", threads, "CPU thread counts (cpu backend)")->delimiter(',');
     app.add_option("--seconds", seconds, "timed seconds per case");
+    app.add_option("--order", orders, "particle orders: lattice, shuffled, cells")->delimiter(',');
     app.add_option("--lammps", lmp, "LAMMPS binary ('' to skip)");
     app.add_option("--ranks", ranks, "LAMMPS MPI rank counts")->delimiter(',');
     app.add_option("--physics", physics_path, "physics.py");
@@ -196,26 +249,28 @@ int main(int argc, char **argv) {
         smelt::Program physics = load_kernel_program(physics_path);
         const std::string load_before = smelt::bench::load_average();
         std::vector<Result> results;
-        std::printf("%-22s %-7s %-7s %8s %8s %6s %8s %7s %9s %9s %9s %14s\n", "code", "backend",
-                    "prec", "n", "threads", "steps", "seconds", "builds", "step ms", "build ms",
-                    "force ms", "atom-steps/s");
+        std::printf("%-22s %-8s %-7s %-7s %8s %8s %6s %8s %7s %9s %9s %9s %14s\n", "code", "order",
+                    "backend", "prec", "n", "threads", "steps", "seconds", "builds", "step ms",
+                    "build ms", "force ms", "atom-steps/s");
         auto show = [&](const Result &r) {
-            std::printf("%-22s %-7s %-7s %8lld %8d %6lld %8.3f %7lld %9.3f %9.3f %9.3f %14.4g\n",
-                        r.code.c_str(), r.backend.c_str(), r.precision.c_str(), (long long)r.n,
-                        r.threads, (long long)r.steps, r.seconds, (long long)r.builds, r.step_ms,
-                        r.build_ms, r.force_ms, r.rate());
+            std::printf(
+                "%-22s %-8s %-7s %-7s %8lld %8d %6lld %8.3f %7lld %9.3f %9.3f %9.3f %14.4g\n",
+                r.code.c_str(), r.order.c_str(), r.backend.c_str(), r.precision.c_str(),
+                (long long)r.n, r.threads, (long long)r.steps, r.seconds, (long long)r.builds,
+                r.step_ms, r.build_ms, r.force_ms, r.rate());
             std::fflush(stdout);
             results.push_back(r);
         };
         double best = 0.0;
         Md3dConfig last;
-        for (const std::string &precision : precisions)
-            for (int t : threads) {
-                last = bench_config(config_path, overrides, backend, precision, t);
-                Result r = run_smelt(last, physics, seconds);
-                best = std::max(best, r.rate());
-                show(r);
-            }
+        for (const std::string &order : orders)
+            for (const std::string &precision : precisions)
+                for (int t : threads) {
+                    last = bench_config(config_path, overrides, backend, precision, t);
+                    Result r = run_smelt(last, physics, seconds, order);
+                    best = std::max(best, r.rate());
+                    show(r);
+                }
         const std::string system = lammps_system(last);
         if (!system.empty() && smelt::bench::lammps_available(lmp)) {
             const int64_t steps = std::max<int64_t>(50, int64_t(best * seconds / double(last.n())));
@@ -233,7 +288,7 @@ int main(int argc, char **argv) {
                         std::fprintf(stderr, "lammps failed; see %s\n", t.log.c_str());
                         continue;
                     }
-                    Result r{name, "mpi", "double", t.atoms, k, t.steps, t.seconds, t.builds};
+                    Result r{name, "mpi", "double", "", t.atoms, k, t.steps, t.seconds, t.builds};
                     r.step_ms = 1e3 * t.seconds / double(t.steps);
                     show(r);
                 }
