@@ -138,6 +138,21 @@ NeighborList::~NeighborList() = default;
 NeighborList::NeighborList(NeighborList &&) noexcept = default;
 NeighborList &NeighborList::operator=(NeighborList &&) noexcept = default;
 
+const Array &NeighborList::cell_order(const std::vector<Array> &coords) {
+    State &s = *s_;
+    if (s.spec.search != NeighborSearch::Binned)
+        throw std::invalid_argument("NeighborList: cell_order needs a binned search");
+    if (s.n == 0) return s.order;
+    std::vector<Arg> a(coords.begin(), coords.end());
+    a.emplace_back(s.keys);
+    s.push_grid(a);
+    a.emplace_back(s.periodic());
+    (*s.cell_key)(a);
+    s.backend->copy(s.order.buffer(), 0, s.identity.buffer(), 0, s.order.nbytes());
+    sort_by_key(s.keys, &s.order); // stable: each cell keeps its particles in index order
+    return s.order;
+}
+
 void NeighborList::build(const std::vector<Array> &coords) {
     State &s = *s_;
     if (coords.size() != s.spec.box.size())
@@ -154,18 +169,11 @@ void NeighborList::build(const std::vector<Array> &coords) {
     std::vector<Arg> args(coords.begin(), coords.end());
 
     if (s.spec.search == NeighborSearch::Binned) {
-        std::vector<Arg> a = args;
-        a.emplace_back(s.keys);
-        s.push_grid(a);
-        a.emplace_back(s.periodic());
-        (*s.cell_key)(a);
-
-        s.backend->copy(s.order.buffer(), 0, s.identity.buffer(), 0, s.order.nbytes());
-        sort_by_key(s.keys, &s.order); // stable: each cell keeps its particles in index order
+        (void)cell_order(coords);
         (*s.clear_cells)({s.cell_start, s.cell_end});
         (*s.find_bounds)({s.keys, s.cell_start, s.cell_end, n32});
 
-        a = args;
+        std::vector<Arg> a = args;
         for (const Array &x : {s.nbr_count, s.order, s.cell_start, s.cell_end})
             a.emplace_back(x);
         s.push_box(a);

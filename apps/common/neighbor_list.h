@@ -104,6 +104,10 @@ public:
     void build(const std::vector<Array> &coords);
     // The next update() rebuilds (call after replacing the positions wholesale).
     void invalidate();
+    // Binned only: the particles' stable order by cell for `coords` (cell keys, then the
+    // engine's stable sort): particle order()[k] comes k-th. An app that reorders its particles
+    // by it gathers every per-particle array through it, then calls invalidate().
+    const Array &cell_order(const std::vector<Array> &coords);
     // Largest squared displacement since the last build (Reduction 'max(a, b)'); 0 before it.
     double max_displacement2(const std::vector<Array> &coords);
 

@@ -345,7 +345,7 @@ IntegratorConfig parse_integrator(const ConfigNode &integ, uint64_t system_seed)
 }
 
 NeighborConfig parse_neighbor(const ConfigNode &nb) {
-    nb.expect_keys({"mode", "skin", "rebuild"});
+    nb.expect_keys({"mode", "skin", "rebuild", "sort_interval"});
     NeighborConfig out;
     out.mode = optional_choice(nb, "mode", "binned", {"binned", "all_pairs"}) == "all_pairs"
                    ? NeighborMode::AllPairs
@@ -355,6 +355,13 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
                           "every_step"
                       ? Rebuild::EveryStep
                       : Rebuild::Displacement;
+    // The cell order needs the cell grid: all-pairs lists never reorder.
+    const bool binned = out.mode == NeighborMode::Binned;
+    out.sort_interval =
+        optional<int64_t>(nb, "sort_interval", binned ? 100 : 0, Range<int64_t>::non_negative());
+    if (!binned && out.sort_interval > 0)
+        nb.fail_at("sort_interval", "reordering by cell needs mode: binned (all_pairs has no cell "
+                                    "grid); use sort_interval: 0");
     return out;
 }
 

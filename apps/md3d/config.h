@@ -81,6 +81,9 @@ struct NeighborConfig {
     NeighborMode mode = NeighborMode::Binned;
     double skin = 0.3; // list radius max(r_cut) + skin [sigma]
     Rebuild rebuild = Rebuild::Displacement;
+    // Every this many steps (at steps that are multiples of it) the particles are reordered by
+    // neighbour cell, so that neighbours sit close in memory; 0: never. Binned only.
+    int64_t sort_interval = 100;
 };
 
 // RunConfig: backend, precision, threads, output, source (the file and its text).

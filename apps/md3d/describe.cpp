@@ -83,6 +83,9 @@ std::string describe(const Md3dConfig &c) {
     if (c.neighbor.mode == NeighborMode::Binned) {
         CellGrid g = cell_grid(c);
         s += format(", %d x %d x %d cells", g.cells[0], g.cells[1], g.cells[2]);
+        if (c.neighbor.sort_interval > 0)
+            s += format(", particles reordered by cell every %lld steps",
+                        (long long)c.neighbor.sort_interval);
     }
     s += "\n" + describe_run(c);
     if (c.output_force) s += "frames       with forces\n";

@@ -39,7 +39,7 @@ from walls import wall_energy, wall_force
 # The neighbour-search kernels the driver launches by name (apps/common/neighbor_list.h); they
 # live in apps/common/kernels and are part of this program through these imports.
 from cells import (clear_cells, find_cell_bounds, nbr_offset_input,  # noqa: F401
-                   nbr_offset_output, sort_neighbors)
+                   nbr_offset_output, permute_int, permute_real, sort_neighbors)
 from neighbors3d import (cell_key, count_neighbors, count_neighbors_all_pairs,  # noqa: F401
                          displacement2_map, fill_neighbors, fill_neighbors_all_pairs,
                          save_positions)
@@ -216,14 +216,15 @@ def kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, ix, iy, iz, typ, mass, dt, lx
     wrap_positions(i, x, y, z, ix, iy, iz, lx, ly, lz, periodic)
 
 
-@annotate(i='int', doublep='vx, vy, vz, mass, dke', typ='intp', double='gamma_dt, kT',
+@annotate(i='int', doublep='vx, vy, vz, mass, dke', intp='typ, ids', double='gamma_dt, kT',
           seed='ulong', step='long')
-def langevin_o(i, vx, vy, vz, typ, mass, dke, gamma_dt, kT, seed, step):
+def langevin_o(i, vx, vy, vz, typ, ids, mass, dke, gamma_dt, kT, seed, step):
     """The exact Ornstein-Uhlenbeck step over a time dt (gamma_dt = gamma * dt):
 
         v <- c1 v + sqrt((1 - c1^2) kT / m) R,   c1 = exp(-gamma dt),   R ~ N(0, 1) per axis,
 
-    with R = rng_normal(seed, step, i, axis), axis 0, 1, 2. 1 - c1^2 is -expm1(-2 gamma dt)
+    with R = rng_normal(seed, step, id[i], axis), axis 0, 1, 2: keyed on the particle's id, not
+    its index, so reordering the particles (neighbor.sort_interval) leaves the noise unchanged. 1 - c1^2 is -expm1(-2 gamma dt)
     (accurate for small gamma dt). dke[i] = the kinetic energy this step added to particle i
     (the heat the thermostat put in; its sum is what the conserved quantity subtracts).
     """
@@ -232,25 +233,25 @@ def langevin_o(i, vx, vy, vz, typ, mass, dke, gamma_dt, kT, seed, step):
     c1 = exp(-gamma_dt)
     s = sqrt(-expm1(-2.0 * gamma_dt) * kT / m)
     v0 = vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]
-    vx[i] = c1 * vx[i] + s * rng_normal(seed, step, i, 0)
-    vy[i] = c1 * vy[i] + s * rng_normal(seed, step, i, 1)
-    vz[i] = c1 * vz[i] + s * rng_normal(seed, step, i, 2)
+    vx[i] = c1 * vx[i] + s * rng_normal(seed, step, ids[i], 0)
+    vy[i] = c1 * vy[i] + s * rng_normal(seed, step, ids[i], 1)
+    vz[i] = c1 * vz[i] + s * rng_normal(seed, step, ids[i], 2)
     v1 = vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]
     dke[i] = 0.5 * m * (v1 - v0)
 
 
 @annotate(i='int', doublep='x, y, z, vx, vy, vz, fx, fy, fz, mass, dke',
-          intp='ix, iy, iz, typ', double='dt, lx, ly, lz, gamma, kT', periodic='int',
+          intp='ix, iy, iz, typ, ids', double='dt, lx, ly, lz, gamma, kT', periodic='int',
           seed='ulong', step='long')
-def baoab_kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, ix, iy, iz, typ, mass, dke, dt, lx,
-                     ly, lz, periodic, gamma, kT, seed, step):
+def baoab_kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, ix, iy, iz, typ, ids, mass, dke, dt,
+                     lx, ly, lz, periodic, gamma, kT, seed, step):
     """First part of a BAOAB Langevin step (Leimkuhler & Matthews 2013) in one launch:
     B (kick dt/2), A (drift dt/2), O (langevin_o over dt), A (drift dt/2), wrap.
     The step ends with forces at the new positions and `kick` (the last B).
     `step` is the number of steps done before this one (0 for the first)."""
     kick(i, vx, vy, vz, fx, fy, fz, typ, mass, dt)
     drift(i, x, y, z, vx, vy, vz, 0.5 * dt)
-    langevin_o(i, vx, vy, vz, typ, mass, dke, gamma * dt, kT, seed, step)
+    langevin_o(i, vx, vy, vz, typ, ids, mass, dke, gamma * dt, kT, seed, step)
     drift(i, x, y, z, vx, vy, vz, 0.5 * dt)
     wrap_positions(i, x, y, z, ix, iy, iz, lx, ly, lz, periodic)
 

@@ -3,6 +3,8 @@
 #include "backends/registry.h"
 #include "common/thermo.h"
 
+#include <algorithm>
+#include <numeric>
 #include <stdexcept>
 
 namespace smelt::apps::md3d {
@@ -52,6 +54,8 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
       kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
       forces_(physics, "compute_forces", options_), wrap_(physics, "wrap_positions", options_),
       baoab_(physics, "baoab_kick_drift", options_), scale_(physics, "scale_velocities", options_),
+      permute_real_(physics, "permute_real", options_),
+      permute_int_(physics, "permute_int", options_),
       ke_(&physics, "a+b", "kinetic_energy_map", DType::Float64, "0", options_),
       pe_sum_(&physics, "a+b", "potential_energy_map", DType::Float64, "0", options_),
       virial_(&physics, "a+b", "virial_map", DType::Float64, "0", options_),
@@ -70,6 +74,9 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
     pe_ = zeros(n, real_, backend_);
     vir_ = zeros(n, real_, backend_);
     dke_ = zeros(n, real_, backend_);
+    id_ = zeros(n, DType::Int32, backend_);
+    real_tmp_ = zeros(n, real_, backend_);
+    int_tmp_ = zeros(n, DType::Int32, backend_);
 
     // Per-type tables; eshift_t is filled on the device by pair_shift_table.
     const size_t nt = size_t(config.ntypes());
@@ -103,14 +110,61 @@ Array Simulation::int_array(const std::vector<int32_t> &v) const {
     return Array::from_vector(v, backend_);
 }
 
-std::vector<double> Simulation::host(const Array &a) const {
+std::vector<double> Simulation::device_order(const Array &a) const {
     if (a.dtype() == DType::Float64) return a.to_vector<double>();
     auto f = a.to_vector<float>();
     return std::vector<double>(f.begin(), f.end());
 }
 
-std::vector<int32_t> Simulation::host_int(const Array &a) const {
+std::vector<int32_t> Simulation::device_order_int(const Array &a) const {
     return a.to_vector<int32_t>();
+}
+
+namespace {
+
+// v in id order: out[id[k]] = v[k].
+template <class T> std::vector<T> by_id(const std::vector<T> &v, const std::vector<int32_t> &id) {
+    std::vector<T> out(v.size());
+    for (size_t k = 0; k < v.size(); ++k)
+        out[size_t(id[k])] = v[k];
+    return out;
+}
+
+} // namespace
+
+std::vector<double> Simulation::host(const Array &a) const {
+    std::vector<double> v = device_order(a);
+    if (!reordered_ || int64_t(v.size()) != n_) return v;
+    return by_id(v, id_.to_vector<int32_t>());
+}
+
+std::vector<int32_t> Simulation::host_int(const Array &a) const {
+    std::vector<int32_t> v = device_order_int(a);
+    if (!reordered_ || int64_t(v.size()) != n_) return v;
+    return by_id(v, id_.to_vector<int32_t>());
+}
+
+void Simulation::reorder_by_cell() {
+    const Array &order = neighbors_.cell_order({pos_[0], pos_[1], pos_[2]});
+    auto gather_real = [&](Array &a) {
+        permute_real_({order, a, real_tmp_});
+        std::swap(a, real_tmp_);
+    };
+    auto gather_int = [&](Array &a) {
+        permute_int_({order, a, int_tmp_});
+        std::swap(a, int_tmp_);
+    };
+    // pe, vir and dke are written afresh in every step before they are read.
+    for (size_t a = 0; a < 3; ++a) {
+        gather_real(pos_[a]);
+        gather_real(vel_[a]);
+        gather_real(force_[a]);
+        gather_int(img_[a]);
+    }
+    gather_int(typ_);
+    gather_int(id_);
+    reordered_ = true;
+    neighbors_.invalidate();
 }
 
 void Simulation::set_initial_state() {
@@ -119,7 +173,8 @@ void Simulation::set_initial_state() {
 }
 
 void Simulation::set_state(const HostState &s,
-                           std::optional<std::pair<int64_t, double>> time_origin) {
+                           std::optional<std::pair<int64_t, double>> time_origin,
+                           const std::vector<int32_t> &ids) {
     const auto n = size_t(n_);
     for (const auto &sp : s.species)
         if (sp < 0 || sp >= config_.ntypes())
@@ -132,6 +187,20 @@ void Simulation::set_state(const HostState &s,
         img_[a] = int_array(s.image[a]);
     }
     typ_ = int_array(s.species);
+    std::vector<int32_t> id = ids;
+    if (id.empty()) {
+        id.resize(n);
+        std::iota(id.begin(), id.end(), 0);
+    }
+    std::vector<bool> seen(n, false);
+    for (int32_t k : id) {
+        if (k < 0 || size_t(k) >= n || seen[size_t(k)])
+            throw std::invalid_argument("md3d: particle ids must be a permutation of 0.." +
+                                        std::to_string(n_ - 1));
+        seen[size_t(k)] = true;
+    }
+    id_ = int_array(id);
+    reordered_ = !std::is_sorted(id.begin(), id.end());
     const auto &box = config_.system.box;
     // Positions from outside (a file, a checkpoint) into the box; wrapped ones stay put.
     wrap_(
@@ -195,29 +264,10 @@ void Simulation::step_nve() {
 void Simulation::step_langevin() {
     const auto &box = config_.system.box;
     const auto &in = config_.integrator;
-    baoab_({pos_[0],
-            pos_[1],
-            pos_[2],
-            vel_[0],
-            vel_[1],
-            vel_[2],
-            force_[0],
-            force_[1],
-            force_[2],
-            img_[0],
-            img_[1],
-            img_[2],
-            typ_,
-            mass_,
-            dke_,
-            in.dt,
-            box[0],
-            box[1],
-            box[2],
-            periodic_,
-            in.gamma,
-            in.kT,
-            uint64_t(in.seed),
+    baoab_({pos_[0],       pos_[1],   pos_[2],   vel_[0],  vel_[1], vel_[2],
+            force_[0],     force_[1], force_[2], img_[0],  img_[1], img_[2],
+            typ_,          id_,       mass_,     dke_,     in.dt,   box[0],
+            box[1],        box[2],    periodic_, in.gamma, in.kT,   uint64_t(in.seed),
             int64_t(step_)});
     compute_forces();
     kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, in.dt});
@@ -226,6 +276,10 @@ void Simulation::step_langevin() {
 
 void Simulation::step() {
     const auto &in = config_.integrator;
+    // At fixed steps, not at list rebuilds: a restarted run then reorders where the
+    // uninterrupted one did, from the same state (restarts stay bit-identical).
+    const int64_t every = config_.neighbor.sort_interval;
+    if (every > 0 && step_ % every == 0) reorder_by_cell();
     switch (in.kind) {
     case IntegratorKind::Nve:
         step_nve();
@@ -251,29 +305,10 @@ void Simulation::compile_kernels() {
     const auto &box = config_.system.box;
     const auto &in = config_.integrator;
     if (in.kind == IntegratorKind::Langevin) {
-        baoab_({pos_[0],
-                pos_[1],
-                pos_[2],
-                vel_[0],
-                vel_[1],
-                vel_[2],
-                force_[0],
-                force_[1],
-                force_[2],
-                img_[0],
-                img_[1],
-                img_[2],
-                typ_,
-                mass_,
-                dke_,
-                0.0,
-                box[0],
-                box[1],
-                box[2],
-                periodic_,
-                in.gamma,
-                in.kT,
-                uint64_t(in.seed),
+        baoab_({pos_[0],       pos_[1],   pos_[2],   vel_[0],  vel_[1], vel_[2],
+                force_[0],     force_[1], force_[2], img_[0],  img_[1], img_[2],
+                typ_,          id_,       mass_,     dke_,     0.0,     box[0],
+                box[1],        box[2],    periodic_, in.gamma, in.kT,   uint64_t(in.seed),
                 int64_t(step_)});
         (void)heat_sum_({dke_});
     } else {
@@ -284,6 +319,12 @@ void Simulation::compile_kernels() {
     if (in.kind == IntegratorKind::Bussi) scale_({vel_[0], vel_[1], vel_[2], 1.0});
     kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, 0.0});
     (void)neighbors_.max_displacement2({pos_[0], pos_[1], pos_[2]});
+    if (config_.neighbor.sort_interval > 0) {
+        // The gathers into the scratch arrays, which are not swapped in: the state stays.
+        const Array &order = neighbors_.cell_order({pos_[0], pos_[1], pos_[2]});
+        permute_real_({order, pos_[0], real_tmp_});
+        permute_int_({order, typ_, int_tmp_});
+    }
     (void)observables();
 }
 
@@ -342,12 +383,15 @@ Checkpoint Simulation::save() {
     };
     Checkpoint ck;
     const char *axes[3] = {"x", "y", "z"};
+    // In device order with the ids, so that a restart continues with the same order and sums
+    // the forces in the same order.
     for (size_t a = 0; a < 3; ++a) {
-        ck.put(axes[a], host(pos_[a]));
-        ck.put(std::string("v") + axes[a], host(vel_[a]));
-        ck.put(std::string("i") + axes[a], widen(host_int(img_[a])));
+        ck.put(axes[a], device_order(pos_[a]));
+        ck.put(std::string("v") + axes[a], device_order(vel_[a]));
+        ck.put(std::string("i") + axes[a], widen(device_order_int(img_[a])));
     }
-    ck.put("species", widen(host_int(typ_)));
+    ck.put("species", widen(device_order_int(typ_)));
+    ck.put("id", widen(device_order_int(id_)));
     ck.put_scalar("heat", heat_);
     ck.put_scalar("time_origin_step", step0_);
     ck.put_scalar("time_origin", time0_);
@@ -376,8 +420,15 @@ void Simulation::restore(const Checkpoint &ck) {
     s.step = ck.step;
     s.time = ck.time;
     s.heat = ck.scalar<double>("heat");
-    set_state(s,
-              std::pair{ck.scalar<int64_t>("time_origin_step"), ck.scalar<double>("time_origin")});
+    // Checkpoints written before particles were reordered hold no ids: identity.
+    const std::vector<int32_t> ids = ck.has("id") ? narrow("id") : std::vector<int32_t>{};
+    try {
+        set_state(
+            s, std::pair{ck.scalar<int64_t>("time_origin_step"), ck.scalar<double>("time_origin")},
+            ids);
+    } catch (const std::invalid_argument &e) {
+        throw CheckpointError(ck.source + ": entry 'id': " + e.what());
+    }
 }
 
 std::vector<std::string> Simulation::summary() const {

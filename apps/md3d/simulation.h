@@ -65,8 +65,11 @@ public:
     // sets the step, the time origin and the heat, rebuilds the neighbour list and computes the
     // forces. The time is time0 + (step - step0) dt with (step0, time0) = (step, time) here,
     // unless `time_origin` gives it.
+    // `ids` gives the particles' ids in the state's order (a checkpoint of a reordered run);
+    // empty: particle k has id k.
     void set_state(const HostState &state,
-                   std::optional<std::pair<int64_t, double>> time_origin = std::nullopt);
+                   std::optional<std::pair<int64_t, double>> time_origin = std::nullopt,
+                   const std::vector<int32_t> &ids = {});
 
     // One step of the config's integrator (README "Integrators").
     void step() override;
@@ -101,9 +104,16 @@ public:
     double heat() const { return heat_; }
     const TailCorrection &tail() const { return tail_; }
 
-    // Host copies as double (single precision widened) or int32.
+    // Host copies as double (single precision widened) or int32; per-particle arrays in id
+    // order, whatever order the particles have on the device (neighbor.sort_interval).
     std::vector<double> host(const smelt::Array &a) const;
     std::vector<int32_t> host_int(const smelt::Array &a) const;
+    // The particles in cell order (NeighborList::cell_order): every per-particle array is
+    // gathered, ids move along, and the next force evaluation rebuilds the list. step() calls
+    // it at steps that are multiples of neighbor.sort_interval.
+    void reorder_by_cell();
+    // The id of the particle at each device index.
+    const smelt::Array &ids() const { return id_; }
     const smelt::Array &position(int axis) const { return pos_[size_t(axis)]; }
     const smelt::Array &velocity(int axis) const { return vel_[size_t(axis)]; }
     const smelt::Array &force(int axis) const { return force_[size_t(axis)]; }
@@ -114,6 +124,9 @@ public:
 
 private:
     smelt::Array real_array(const std::vector<double> &v, size_t expected) const;
+    // Host copies in device order.
+    std::vector<double> device_order(const smelt::Array &a) const;
+    std::vector<int32_t> device_order_int(const smelt::Array &a) const;
     smelt::Array int_array(const std::vector<int32_t> &v) const;
     void step_nve();
     void step_langevin();
@@ -132,9 +145,13 @@ private:
     TailCorrection tail_;
     std::array<smelt::Array, 3> pos_, vel_, force_, img_;
     smelt::Array typ_, pe_, vir_, dke_;
+    smelt::Array id_;                 // particle id at each index
+    bool reordered_ = false;          // id_ is not the identity
+    smelt::Array real_tmp_, int_tmp_; // gather targets of reorder_by_cell, swapped in
     smelt::Array mass_, eps_t_, sig_t_, rc2_t_, eshift_t_; // per-type tables
     NeighborList neighbors_;
-    smelt::Elementwise kick_drift_, kick_, forces_, wrap_, baoab_, scale_;
+    smelt::Elementwise kick_drift_, kick_, forces_, wrap_, baoab_, scale_, permute_real_,
+        permute_int_;
     std::optional<smelt::Elementwise> walls_;
     smelt::Reduction ke_, pe_sum_, virial_, heat_sum_, px_, py_, pz_;
 };

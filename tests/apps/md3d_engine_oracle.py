@@ -97,7 +97,7 @@ def main(argv):
     s = System(d)
     s.forces()
     elementwise(P.baoab_kick_drift, s.n, *s.pos(), s.vx, s.vy, s.vz, s.fx, s.fy, s.fz, s.ix,
-                s.iy, s.iz, s.typ, s.mass, s.dke, dt, *s.box, s.periodic, float(d["gamma"]),
+                s.iy, s.iz, s.typ, list(range(s.n)), s.mass, s.dke, dt, *s.box, s.periodic, float(d["gamma"]),
                 float(d["kT"]), int(d["seed"]), int(d["step"]))
     s.forces()
     s.kick(dt)

@@ -715,7 +715,7 @@ class Runner:
     def langevin(self, step, gamma, kT, seed, order=None):
         s, pot = self.s, self.pot
         elementwise(P.baoab_kick_drift, s.n, *s.pos(), s.vx, s.vy, s.vz, s.fx, s.fy, s.fz, s.ix,
-                    s.iy, s.iz, s.typ, pot.mass, s.dke, self.dt, *s.boxl(), self.periodic, gamma,
+                    s.iy, s.iz, s.typ, list(range(s.n)), pot.mass, s.dke, self.dt, *s.boxl(), self.periodic, gamma,
                     kT, seed, step, order=order)
         self.forces()
         elementwise(P.kick, s.n, s.vx, s.vy, s.vz, s.fx, s.fy, s.fz, s.typ, pot.mass, self.dt,
@@ -801,7 +801,8 @@ def check_langevin():
     typ = (np.arange(n) % 2).astype(np.int32)
     mass = np.array([1.0, 3.0])
     vx, vy, vz, dke = (np.zeros(n) for _ in range(4))
-    elementwise(P.langevin_o, n, vx, vy, vz, typ, mass, dke, 50.0, kT, 31, 0)
+    elementwise(P.langevin_o, n, vx, vy, vz, typ, list(range(n)), mass, dke, 50.0,
+                kT, 31, 0)
     for t in (0, 1):
         v = np.concatenate([vx[typ == t], vy[typ == t], vz[typ == t]])
         sd = math.sqrt(kT / mass[t])

@@ -87,7 +87,9 @@ INSTANTIATE_TEST_SUITE_P(
         "system: {lattice: fcc, cells: [4, 4, 4], density: 0.6, temperature: 2.0, seed: 7}\n"
         "potential: {r_cut: 2.5, shift: true}\nintegrator: {dt: 0.005, steps: 40}\n"
         "neighbor: {mode: all_pairs, skin: 0.2}\n",
-        // Langevin, two types and masses, walls along z, binned lists kept several steps
+        // Langevin, two types and masses, walls along z, binned lists kept several steps, the
+        // particles reordered by cell at steps 0, 10, 20, 30 (before and after the restart)
+        "neighbor: {sort_interval: 10}\n"
         "system: {lattice: fcc, cells: [5, 5, 3], density: 0.8, temperature: 1.0, seed: 11,\n"
         "  boundary: [periodic, periodic, walls], types: [A, B], counts: [240, 60],\n"
         "  masses: [1.0, 2.0]}\n"

@@ -110,3 +110,16 @@ def nbr_offset_output(i, item, prev_item, last_item, nbr_start, nbr_total):
     nbr_start[i] = prev_item
     if i == 0:
         nbr_total[0] = last_item
+
+
+# Reordering particles by cell (apps that keep neighbours close in memory): dst[k] = src[order[k]]
+# for every per-particle array, order being the stable sort of the cell keys.
+
+@annotate(i='int', order='intp', doublep='src, dst')
+def permute_real(i, order, src, dst):
+    dst[i] = src[order[i]]
+
+
+@annotate(i='int', intp='order, src, dst')
+def permute_int(i, order, src, dst):
+    dst[i] = src[order[i]]
