@@ -72,13 +72,18 @@ class Kernel(_Primitive):
         if not HAVE_ENGINE:
             raise BackendUnavailableError("Kernel needs smelt's compiled engine (_smelt)")
         self.func = function_of(func)
-        name = _config.get_backend(backend)
-        if name not in ("opencl", "cuda"):
+        self._setup(backend, self.func.__code__.co_name)  # BackendUnavailableError if absent
+
+    def _config_key(self):
+        key = super()._config_key()
+        if key[0] not in ("opencl", "cuda"):
             raise BackendUnavailableError(
                 "Kernel needs the 'opencl' or 'cuda' backend (work groups and local memory exist "
                 "only there); backend %r runs on the engine's CPU backend: use Elementwise"
-                % name)
-        self._setup(backend, self.func.__code__.co_name)  # BackendUnavailableError if absent
+                % key[0])
+        return key
+
+    def _build(self):
         prog = program_for([self.func])[0]
         self._impl = _smelt.Kernel(prog, self.name, self._engine, self._single)
 
@@ -100,8 +105,9 @@ class Kernel(_Primitive):
         return n, (math.gcd(n, wgs) if n > 0 else wgs)
 
     def __call__(self, *args, global_size=None, local_size=None):
+        impl = self._current()
         gs, ls = self._geometry(args, global_size, local_size)
         launch = [a._engine_arg(ls) if isinstance(a, LocalMem) else a for a in args]
         if _config._current._values["profile"]:
-            return self._timed(self._impl, [gs], [ls], *launch)
-        self._impl([gs], [ls], *launch)
+            return self._timed(impl, [gs], [ls], *launch)
+        impl([gs], [ls], *launch)
