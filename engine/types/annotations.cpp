@@ -202,6 +202,11 @@ std::optional<DeclaredLocal> parse_declare_string(const std::string &text, bool 
                                                   const ast::Module &module, std::string &error) {
     DeclCursor c{text};
     DeclaredLocal out;
+    // A C spelling of several words ('unsigned int') is a scalar type as a whole.
+    if (auto t = parse_type_name(trim(text)); t && t->is_scalar()) {
+        out.type = single ? demote_to_single(*t) : *t;
+        return out;
+    }
     std::string w = c.word();
     if (w == "LOCAL_MEM") {
         out.local_mem = true;
