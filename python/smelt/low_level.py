@@ -21,8 +21,11 @@ from .errors import BackendUnavailableError
 from .purepy import (GDIM_0, GDIM_1, GDIM_2, GID_0, GID_1, GID_2, LDIM_0, LDIM_1, LDIM_2,  # noqa: F401
                      LID_0, LID_1, LID_2, LOCAL_MEM, atomic_dec, atomic_inc, cast, local_barrier)
 
+from ._prange import nogil, parallel, prange  # noqa: F401,E402
+
 # Kernel files import the work-item names from here, so the module loads without the engine too.
 if HAVE_ENGINE:
+    from ._prange import Cython  # noqa: F401
     from . import _smelt
     from .parallel import _Primitive
 else:
@@ -30,7 +33,7 @@ else:
 
 __all__ = ["Kernel", "LocalMem", "LID_0", "LID_1", "LID_2", "GID_0", "GID_1", "GID_2", "LDIM_0",
            "LDIM_1", "LDIM_2", "GDIM_0", "GDIM_1", "GDIM_2", "local_barrier", "atomic_inc",
-           "atomic_dec", "cast", "LOCAL_MEM"]
+           "atomic_dec", "cast", "LOCAL_MEM", "Cython", "prange", "parallel", "nogil"]
 
 
 class LocalMem:

@@ -255,6 +255,9 @@ def _record(func, kw):
             if not isinstance(value, str):
                 raise TypeError("expected a string of parameter names, e.g. %s='x, y'" % key)
             for name in _split_names(value):
+                if name == "return_":  # Compyle's int='n, return_': the result's type
+                    types["return"] = t
+                    continue
                 if name not in params:
                     raise TypeError("%r is not a parameter of %r" % (name, func.__name__))
                 put(name, t)
