@@ -124,6 +124,10 @@ DeclaredTypes read_declared_types(const ast::FunctionDef &fn, bool single, Diagn
                 continue;
             }
             for (const auto &pname : split_names(kw.value->str_value)) {
+                if (pname == "return_") { // Compyle's int='n, return_': the result's type
+                    out.result = maybe_single(t, single);
+                    continue;
+                }
                 int p = param_index(fn, pname);
                 if (p < 0) {
                     sink.error(kw.value->loc,

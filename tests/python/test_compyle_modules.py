@@ -80,6 +80,23 @@ def test_c_type_spellings_in_annotate_and_declare(backend):
     assert declare("matrix((2, 3), 'unsigned int')").dtype == np.uint32
 
 
+@annotate(x="intp", int="k, return_")  # Compyle's form: the result's type among the names
+def shifted(j, x, k):
+    return x[j] + k
+
+
+def use_shifted(i, x, y):
+    y[i] = shifted(i, x, 3)
+
+
+def test_return_type_in_a_names_list(backend):
+    assert shifted.__annotations__["return"] == type_of("int")
+    x = np.arange(5, dtype=np.int32)
+    y = np.zeros(5, np.int64)
+    Elementwise(use_shifted, backend=backend)(x, y)
+    np.testing.assert_array_equal(y, x + 3)
+
+
 def test_known_type_forms():
     assert KnownType("float*", "float") == type_of("floatp")
     g = KnownType("GLOBAL_MEM unsigned int*", "unsigned int")
