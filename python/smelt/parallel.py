@@ -21,7 +21,7 @@ from . import errors
 from ._source import function_of, program_for, register_source
 from .profile import record as _record
 
-__all__ = ["Elementwise", "elementwise", "Reduction", "Scan"]
+__all__ = ["Elementwise", "elementwise", "Reduction", "Scan", "serial"]
 
 
 def _split_source(all_source):
@@ -159,6 +159,17 @@ def elementwise(func=None, backend=None):
     if func is None:
         return lambda f: Elementwise(f, backend=backend)
     return Elementwise(func, backend=backend)
+
+
+def serial(func=None, **kw):
+    """Compyle's ``@serial`` marker (Cython code generation without ``nogil``): sets
+    ``func.is_serial`` and returns the function; smelt's code generation needs no such hint."""
+
+    def mark(f):
+        f.is_serial = True
+        return f
+
+    return mark if func is None else mark(func)
 
 
 class Reduction(_Primitive):

@@ -102,3 +102,20 @@ def test_set_backend_and_compyle_attributes(backend):
     assert e.elementwise is e and r.reduction is r and s.scan is s
     r.set_backend("python")
     assert r(x) == 10.0 and r.backend == "python"
+
+
+@smelt.parallel.serial
+def plus_one(v):
+    return v + 1.0
+
+
+def uses_serial_helper(i, x, y):
+    y[i] = plus_one(x[i])
+
+
+def test_serial_marker(backend):
+    assert plus_one.is_serial
+    x = np.arange(4.0)
+    y = np.zeros(4)
+    Elementwise(uses_serial_helper, backend=backend)(x, y)
+    np.testing.assert_array_equal(y, x + 1)
