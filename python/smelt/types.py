@@ -89,3 +89,20 @@ __all__ = list(_purepy_all) + [
     "TYPES", "BITS", "NP_C_TYPE_MAP", "C_NP_TYPE_MAP", "NP_TYPE_LIST", "Undefined",
     "dtype_to_ctype", "ctype_to_dtype", "knowntype_to_ctype", "dtype_to_knowntype",
     "get_declare_info", "KnownType"]
+
+
+def kwtype_to_annotation(kw):
+    """Compyle's conversion of annotate()'s keywords to {name: KnownType}: ``{'i': 'int'}`` or
+    ``{'doublep': 'x, y'}`` (a ``return_`` name is the result, under 'return')."""
+    data = {}
+    for name, value in kw.items():
+        if isinstance(value, str) and "," in value:
+            for x in value.split(","):
+                x = x.strip()
+                data["return" if x == "return_" else x] = type_of(name)
+        else:
+            data["return" if name == "return_" else name] = type_of(value)
+    return data
+
+
+__all__.append("kwtype_to_annotation")

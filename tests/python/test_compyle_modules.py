@@ -191,3 +191,10 @@ def test_getsource():
     e = Elementwise(double_it)
     e(np.ones(3))
     assert "double_it" in getsource(e)  # no Python source: the generated code
+
+
+def test_kwtype_to_annotation():
+    from smelt.types import kwtype_to_annotation
+    got = kwtype_to_annotation({"i": "int", "doublep": "x, y", "float": "s, return_"})
+    assert got == {"i": type_of("int"), "x": type_of("doublep"), "y": type_of("doublep"),
+                   "s": type_of("float"), "return": type_of("float")}
