@@ -41,7 +41,7 @@ def _storage(dt):
 
 
 class Array:
-    """``Array(dtype, n=0, backend=None)``: an uninitialised array of n elements.
+    """``Array(dtype, n=0, allocate=True, backend=None)``: an uninitialised array of n elements.
 
     Compyle's Array: ``a[i]``, ``a[i] = v`` (negative indices too), slices (views on the CPU,
     copies on a GPU), ``len``/``length``/``alloc``, ``reserve``/``resize``/``append``/``extend``/
