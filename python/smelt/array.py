@@ -400,6 +400,11 @@ def _wrap_one(x, backend):
         return _moved(x, backend)
     if not isinstance(x, np.ndarray):
         raise errors.UsageError("wrap: expected NumPy arrays, not %s" % type(x).__name__)
+    if (x.dtype == np.float64 and backend in ("opencl", "cuda")
+            and not _config.get_config().use_double):
+        # Compyle's rule: with use_double off, float arrays go to a GPU as float32 (a copy,
+        # which .data then holds), so single-precision kernels take them.
+        x = x.astype(np.float32)
     dt = _dtype(x.dtype)
     if x.ndim != 1:
         raise errors.UsageError("wrap: arrays must be one-dimensional (pass x.ravel()), not of "

@@ -179,3 +179,14 @@ def test_wrap_moves_arrays_to_the_requested_backend(backend):
     back = wrap(b, backend="cython")
     assert back.backend == "cython"
     np.testing.assert_array_equal(back.get(), x)
+
+
+def test_wrap_gives_gpus_float32_without_use_double(gpu):
+    x = np.linspace(0, 1, 7)
+    with smelt.use_config(use_double=False):
+        a = wrap(x, backend=gpu)
+        b = wrap(x, backend="cython")  # the CPU keeps the memory it is given
+    assert a.dtype == np.float32 and a.data is not x
+    np.testing.assert_array_equal(a.get(), x.astype(np.float32))
+    assert b.dtype == np.float64 and b.data is x
+    assert wrap(x, backend=gpu).dtype == np.float64  # use_double on: unchanged
