@@ -10,7 +10,7 @@ import pytest
 
 import smelt
 from smelt import Elementwise, annotate, declare, get_config, use_config, wrap
-from smelt.config import Config, set_config
+from smelt.config import set_config
 from smelt.profile import (ProfileContext, get_profile_info, named_profile, profile,
                            profile2csv, profile_ctx, profile_kernel)
 from smelt.types import (KnownType, NP_TYPE_LIST, ctype_to_dtype, dtype_to_ctype,
