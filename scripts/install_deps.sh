@@ -11,4 +11,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo \
     libyaml-cpp-dev libhdf5-dev libvtk9-dev \
     python3 python3-dev pybind11-dev python3-numpy python3-pytest python3-h5py python3-matplotlib python3-yaml \
+    python3-mako \
     >/dev/null

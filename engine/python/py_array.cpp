@@ -5,6 +5,8 @@
 
 #include <pybind11/stl.h>
 
+#include <cstring>
+
 namespace smelt::python {
 
 namespace {
@@ -15,6 +17,13 @@ ArrayHandle &handle_arg(py::handle obj, const char *what) {
         throw py::type_error(std::string(what) + " must be a smelt.Array, not " +
                              Py_TYPE(obj.ptr())->tp_name);
     return *h;
+}
+
+void check_range(const ArrayHandle &h, size_t offset, size_t count) {
+    if (offset > h.size() || count > h.size() - offset)
+        throw py::index_error("elements [" + std::to_string(offset) + ", " +
+                              std::to_string(offset + count) + ") are outside an array of " +
+                              std::to_string(h.size()));
 }
 
 ArrayHandle made(Array a) {
@@ -86,7 +95,42 @@ void bind_arrays(py::module_ &m) {
                  h.array.resize(n);
                  if (h.array.owns_memory()) h.owner = py::none(); // moved out of the owner's memory
              })
-        .def("copy", [](const ArrayHandle &h) { return made(h.array.copy()); });
+        .def("copy", [](const ArrayHandle &h) { return made(h.array.copy()); })
+        // Element ranges moved straight between device memory and a NumPy buffer (or another
+        // array), without the whole-array pull/push: what Array.__getitem__/__setitem__,
+        // slices, extend and copy_values use on a GPU. Offsets and counts are in elements.
+        .def("read_range",
+             [](ArrayHandle &h, size_t offset, py::buffer out) {
+                 const py::buffer_info info = out.request(true);
+                 const size_t elem = dtype_size(h.array.dtype());
+                 check_range(h, offset, static_cast<size_t>(info.size) * info.itemsize / elem);
+                 h.array.backend().read(h.array.buffer(), offset * elem, info.ptr,
+                                        static_cast<size_t>(info.size) * info.itemsize);
+             })
+        .def("write_range",
+             [](ArrayHandle &h, size_t offset, py::buffer in) {
+                 const py::buffer_info info = in.request();
+                 const size_t elem = dtype_size(h.array.dtype());
+                 const size_t bytes = static_cast<size_t>(info.size) * info.itemsize;
+                 check_range(h, offset, bytes / elem);
+                 h.array.backend().write(h.array.buffer(), offset * elem, info.ptr, bytes);
+                 // Keep the host view in step where it is a separate mirror.
+                 if (!h.array.backend().host_addressable() && bytes)
+                     std::memcpy(static_cast<char *>(h.array.host_data()) + offset * elem, info.ptr,
+                                 bytes);
+             })
+        .def("copy_range", [](ArrayHandle &dst, size_t dst_offset, py::handle src_obj,
+                              size_t src_offset, size_t count) {
+            ArrayHandle &src = handle_arg(src_obj, "copy_range: the source");
+            if (src.array.dtype() != dst.array.dtype() ||
+                &src.array.backend() != &dst.array.backend())
+                throw py::type_error("copy_range: arrays of different dtypes or backends");
+            check_range(src, src_offset, count);
+            check_range(dst, dst_offset, count);
+            const size_t elem = dtype_size(dst.array.dtype());
+            dst.array.backend().copy(dst.array.buffer(), dst_offset * elem, src.array.buffer(),
+                                     src_offset * elem, count * elem);
+        });
 
     m.def("wrap", &wrap_buffer, py::arg("array"), py::arg("backend"));
     m.def("empty", [](size_t n, const std::string &dtype, const std::string &backend) {

@@ -124,6 +124,10 @@ DeclaredTypes read_declared_types(const ast::FunctionDef &fn, bool single, Diagn
                 continue;
             }
             for (const auto &pname : split_names(kw.value->str_value)) {
+                if (pname == "return_") { // Compyle's int='n, return_': the result's type
+                    out.result = maybe_single(t, single);
+                    continue;
+                }
                 int p = param_index(fn, pname);
                 if (p < 0) {
                     sink.error(kw.value->loc,
@@ -202,6 +206,11 @@ std::optional<DeclaredLocal> parse_declare_string(const std::string &text, bool 
                                                   const ast::Module &module, std::string &error) {
     DeclCursor c{text};
     DeclaredLocal out;
+    // A C spelling of several words ('unsigned int') is a scalar type as a whole.
+    if (auto t = parse_type_name(trim(text)); t && t->is_scalar()) {
+        out.type = single ? demote_to_single(*t) : *t;
+        return out;
+    }
     std::string w = c.word();
     if (w == "LOCAL_MEM") {
         out.local_mem = true;

@@ -1,6 +1,9 @@
 #include "types/type.h"
 
 #include <array>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace smelt {
 
@@ -97,8 +100,60 @@ std::string Type::str() const {
     return "?";
 }
 
+namespace {
+
+// Compyle's C spellings of a type ("unsigned int", "double*", "GLOBAL_MEM float*",
+// "LOCAL_MEM unsigned long*") as the language's names ("uint", "doublep", "gfloatp", "lulongp");
+// an empty string when `name` is not such a spelling.
+std::string from_c_spelling(const std::string &name) {
+    std::string spaced;
+    for (char ch : name)
+        spaced += ch == '*' ? std::string(" * ") : std::string(1, ch);
+    std::vector<std::string> words;
+    std::string w;
+    for (char ch : spaced + " ") {
+        if (ch == ' ' || ch == '\t') {
+            if (!w.empty()) words.push_back(w);
+            w.clear();
+        } else {
+            w += ch;
+        }
+    }
+    std::string prefix;
+    if (!words.empty() && (words.front() == "GLOBAL_MEM" || words.front() == "__global")) {
+        prefix = "g";
+        words.erase(words.begin());
+    } else if (!words.empty() && (words.front() == "LOCAL_MEM" || words.front() == "__local")) {
+        prefix = "l";
+        words.erase(words.begin());
+    }
+    const bool pointer = !words.empty() && words.back() == "*";
+    if (pointer) words.pop_back();
+    if (words.empty() || (!prefix.empty() && !pointer)) return "";
+    std::string base;
+    for (const auto &word : words)
+        base += (base.empty() ? "" : " ") + word;
+    static const std::pair<const char *, const char *> kCNames[] = {
+        {"unsigned char", "uchar"},   {"signed char", "char"},
+        {"unsigned short", "ushort"}, {"unsigned int", "uint"},
+        {"unsigned", "uint"},         {"unsigned long", "ulong"},
+        {"long long", "long"},        {"unsigned long long", "ulong"},
+        {"long int", "long"},         {"unsigned long int", "ulong"},
+    };
+    for (const auto &[c, ours] : kCNames)
+        if (base == c) base = ours;
+    if (base.find(' ') != std::string::npos || !parse_scalar(base)) return "";
+    return pointer ? prefix + base + "p" : base;
+}
+
+} // namespace
+
 std::optional<Type> parse_type_name(const std::string &name) {
     if (auto s = parse_scalar(name)) return Type::scalar(*s);
+    if (name.find_first_of(" \t*") != std::string::npos) {
+        const std::string ours = from_c_spelling(name);
+        return ours.empty() ? std::nullopt : parse_type_name(ours);
+    }
     if (name.size() < 2 || name.back() != 'p') return std::nullopt;
     std::string base = name.substr(0, name.size() - 1);
     // "longp" is a long pointer, so the plain scalar is tried before a g/l prefix.

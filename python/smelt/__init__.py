@@ -46,9 +46,9 @@ if HAVE_ENGINE:
 
     from .api import *  # noqa: F401,F403
     from .api import __all__ as _api_all
-    from .array import (align, arange, argsort, cumsum, dot, empty, empty_like, full,  # noqa: F401
-                        linspace, maximum, minimum, ones, ones_like, sort_by_keys, sum, take,
-                        to_device, where, wrap_array, zeros, zeros_like)
+    from .array import (align, arange, argsort, cumsum, diff, dot, empty, empty_like,  # noqa: F401
+                        full, linspace, maximum, minimum, ones, ones_like, sort_by_keys, sum,
+                        take, take_bool, to_device, trapz, where, wrap_array, zeros, zeros_like)
     from .array import Array as _Array
     from .config import available_backends, backend_available  # noqa: F401
 

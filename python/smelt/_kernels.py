@@ -108,3 +108,49 @@ def cumsum_in(i, ary):
 
 def cumsum_out(i, item, out):
     out[i] = item
+
+
+def fill_s(i, out, v):
+    out[i] = v
+
+
+def diff1(i, a, out):
+    out[i] = a[i + 1] - a[i]
+
+
+def trapz_map(i, x, y, n1):
+    # (x[i+1] - x[i]) * (y[i] + y[i+1]) in double, whatever the arrays' types; 0 past n1.
+    d = 0.0
+    s = 0.0
+    if i < n1:
+        d = x[i + 1]
+        d = d - x[i]
+        s = y[i]
+        s = s + y[i + 1]
+    return d * s
+
+
+def nonzero_map(i, c):
+    return 1 if c[i] != 0 else 0
+
+
+def select_in(i, condition):
+    return 1 if condition[i] != 0 else 0
+
+
+def select_out(i, item, condition, ary, out):
+    if condition[i] != 0:
+        out[item - 1] = ary[i]
+
+
+def mark(i, indices, flags):
+    flags[indices[i]] = 1
+
+
+def keep_in(i, flags):
+    return 1 - flags[i]
+
+
+def keep_out(i, item, flags, src, out):
+    if flags[i] == 0:
+        out[item - 1] = src[i]

@@ -44,6 +44,7 @@ def binary(a, other, op, out_dtype=None):
                            if op == "div" and a.dtype.kind in "iub" and other.dtype.kind in "iub"
                            else np.result_type(a.dtype, other.dtype))
         out = empty(n, dt, a.backend)
+        out._is_mask = out_dtype is not None
         elementwise(op, a.backend)(a, other, out)
         return out
     if not isinstance(other, (int, float, bool, np.number, np.bool_)):
@@ -53,6 +54,7 @@ def binary(a, other, op, out_dtype=None):
         dt = np.float64
     scalar = other if out_dtype is not None else np.dtype(dt).type(other)
     out = empty(n, dt, a.backend)
+    out._is_mask = out_dtype is not None
     elementwise(op + "_s", a.backend)(a, scalar, out)
     return out
 
@@ -128,3 +130,85 @@ def cumsum(a, out=None):
     return out
 
 
+
+
+def _scan(key, input_name, output_name, dt, backend):
+    from .config import engine_backend
+    full_key = ("scan", key, np.dtype(dt), backend, engine_backend(backend), _precision_key())
+    return _prim(full_key, lambda: Scan(getattr(_kernels, input_name),
+                                        getattr(_kernels, output_name), "a+b", dtype=dt,
+                                        backend=backend))
+
+
+def _map_reduction(key, map_name, dt, backend):
+    from .config import engine_backend
+    full_key = ("mapred", key, np.dtype(dt), backend, engine_backend(backend), _precision_key())
+    return _prim(full_key, lambda: Reduction("a+b", map_func=getattr(_kernels, map_name),
+                                             dtype_out=dt, backend=backend))
+
+
+def _store_scalar(a, value):
+    """`value` as the scalar type a kernel stores into `a` (bool arrays hold bytes)."""
+    if a.dtype == np.bool_:
+        return np.uint8(bool(value))
+    return a.dtype.type(value)
+
+
+def fill(a, value):
+    if len(a):
+        elementwise("fill_s", a.backend)(a, _store_scalar(a, value))
+
+
+def diff1(a):
+    out = empty(len(a) - 1, a.dtype, a.backend)
+    if len(out):
+        elementwise("diff1", a.backend).call_n(len(out), a, out)
+    return out
+
+
+def trapz(y, x, dx):
+    """NumPy's trapz in its result dtype: float64 unless every input is float32."""
+    floats = [v.dtype for v in (y, x) if v is not None]
+    dt = np.dtype(np.float32) if all(d == np.float32 for d in floats) else np.dtype(np.float64)
+    if x is None:
+        if len(y) < 2:
+            return dt.type(0.0)
+        ends = float(y[0]) + float(y[-1])
+        return dt.type((float(reduce(y, "sum")) - 0.5 * ends) * dx)
+    r = _map_reduction("trapz", "trapz_map", np.float64, y.backend)
+    return dt.type(0.5 * r(x, y, np.int64(max(len(y) - 1, 0))))
+
+
+def count_nonzero(c):
+    return int(_map_reduction("nonzero", "nonzero_map", np.int64, c.backend)(c))
+
+
+def take_bool(ary, condition):
+    out = empty(count_nonzero(condition), ary.dtype, ary.backend)
+    if len(out):
+        _scan("select", "select_in", "select_out", np.int64, ary.backend)(
+            condition=condition, ary=ary, out=out)
+    return out
+
+
+def remove(a, indices):
+    """Removes a's elements at `indices` in place (Array.remove)."""
+    if not isinstance(indices, Array):
+        indices = wrap(np.ascontiguousarray(indices), backend=a.backend)
+    if indices.dtype.kind not in "iu":
+        raise errors.UsageError("remove: indices must be integers, not %s" % indices.dtype)
+    n = len(a)
+    if len(indices) == 0:
+        return
+    lo, hi = reduce(indices, "min"), reduce(indices, "max")
+    if lo < 0 or hi >= n:
+        raise IndexError("remove: index %d is out of bounds for an Array of %d elements"
+                         % (lo if lo < 0 else hi, n))
+    from .array import zeros
+    flags = zeros(n, np.int32, a.backend)
+    elementwise("mark", a.backend)(indices, flags)
+    kept = n - int(reduce(flags, "sum"))
+    out = empty(kept, a.dtype, a.backend)
+    if kept:
+        _scan("keep", "keep_in", "keep_out", np.int64, a.backend)(flags=flags, src=a, out=out)
+    a._set(out._h, a._bool)

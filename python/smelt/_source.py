@@ -337,16 +337,25 @@ def _rewrite_lines(out, d, rewrite):
         out[d.first - 1:d.last] = new
 
 
-def kernel_text(funcs, constants=None, rewrite_def=None):
+def kernel_text(funcs, constants=None, rewrite_def=None, appended=None):
     """(filename, text) the engine compiles for the functions `funcs` (one file).
 
     `constants`: {name: number} overriding module constants (specialize). `rewrite_def`:
     {function: callable(lines) -> lines} applied to a function's own lines (pytocl)."""
-    filename, text, _ = _kernel_source(funcs, constants, rewrite_def)
+    filename, text, _ = _kernel_source(funcs, constants, rewrite_def, appended)
     return filename, text
 
 
-def _kernel_source(funcs, constants=None, rewrite_def=None):
+def _kernel_source(funcs, constants=None, rewrite_def=None, appended=None):
+    filename, text, search = _file_source(funcs, constants, rewrite_def)
+    if appended:
+        # Functions smelt writes (a Scan's array input) after the user's lines, so those keep
+        # their numbers.
+        text += appended
+    return filename, text, search
+
+
+def _file_source(funcs, constants=None, rewrite_def=None):
     """(filename, text, kernel search path) for `funcs`: kernel_text plus the directories of
     the kernel libraries the text imports."""
     funcs = [function_of(f) for f in funcs]
@@ -458,10 +467,11 @@ def _fragments_text(funcs, lines, constants):
     return "".join(out)
 
 
-def program_for(funcs, constants=None, rewrite_def=None):
-    """(engine Program, filename, text) for `funcs`; Programs are cached by their text."""
+def program_for(funcs, constants=None, rewrite_def=None, appended=None):
+    """(engine Program, filename, text) for `funcs` (with the source text `appended` after
+    theirs); Programs are cached by their text."""
     from . import _smelt
-    filename, text, search = _kernel_source(funcs, constants, rewrite_def)
+    filename, text, search = _kernel_source(funcs, constants, rewrite_def, appended)
     key = (filename, text, tuple(search))
     prog = _PROGRAMS.get(key)
     if prog is None:

@@ -16,7 +16,17 @@ backend        None     the default backend by name; None: from use_cuda / use_o
                         else 'cython'
 wgs            64       Kernel's largest work-group size when a call gives no local_size
                         (LocalMem sizes are multiplied by the group size)
+omp_schedule   ('dynamic', 64)  Compyle's OpenMP schedule (kind, chunk); validated and kept,
+                        but the engine's CPU loops always use a static schedule
+use_local_memory  False  accepted for Compyle programs; no smelt primitive reads it
+suppress_warnings False  accepted for Compyle programs; smelt emits no warnings it would hide
 =============  =======  ==============================================================
+
+A user file sets other defaults: ``~/.smelt/config.py`` (or the file named by the environment
+variable ``SMELT_CONFIG``), Python whose top-level assignments to option names (``use_openmp =
+False``, ``backend = 'opencl'``) become the defaults of every Config, like Compyle users' files.
+It is read once, at import; an unknown name is a ValueError naming the file and line.
+``set_config(None)`` installs a Config with the defaults.
 
 Two defaults differ from Compyle's on purpose: ``use_openmp`` is True (Compyle starts serial)
 and ``use_double`` is True (Compyle computes in float on GPUs unless asked). Both can be set as
@@ -43,12 +53,19 @@ class Config:
     """The options above as attributes; unknown names are an AttributeError."""
 
     _DEFAULTS = {"use_openmp": True, "use_opencl": False, "use_cuda": False, "use_double": True,
-                 "profile": False, "backend": None, "wgs": 64}
+                 "profile": False, "backend": None, "wgs": 64, "omp_schedule": ("dynamic", 64),
+                 "use_local_memory": False, "suppress_warnings": False}
 
     def __init__(self, **options):
         self.__dict__["_values"] = dict(self._DEFAULTS)
+        self.__dict__["_values"].update(_USER_DEFAULTS)
         for k, v in options.items():
             setattr(self, k, v)
+
+    def set_omp_schedule(self, omp_schedule):
+        """Compyle's form of OMP_SCHEDULE: ``'dynamic,64'`` or ``'static'``."""
+        parts = omp_schedule.split(",")
+        self.omp_schedule = (parts[0].strip(), int(parts[1]) if len(parts) == 2 else None)
 
     def __getattr__(self, name):
         try:
@@ -61,9 +78,19 @@ class Config:
         if name not in self._DEFAULTS:
             raise AttributeError("smelt Config has no option %r (options: %s)"
                                  % (name, ", ".join(sorted(self._DEFAULTS))))
+        self.__dict__["_values"][name] = self._check(name, value)
+
+    @staticmethod
+    def _check(name, value):
+        """`value` for option `name` (validated; ValueError when it cannot be)."""
         if name == "backend" and value is not None and value not in KNOWN_BACKENDS:
             raise ValueError("unknown backend %r (known: %s)" % (value, ", ".join(KNOWN_BACKENDS)))
-        self.__dict__["_values"][name] = value
+        if name == "omp_schedule":
+            value = tuple(value)
+            if len(value) != 2 or str(value[0]).lower() not in ("static", "dynamic", "guided"):
+                raise ValueError("invalid OpenMP schedule %r: expected (kind, chunk) with kind "
+                                 "static, dynamic or guided" % (value,))
+        return value
 
     def __copy__(self):
         return Config(**self._values)
@@ -72,6 +99,37 @@ class Config:
         return "Config(%s)" % ", ".join("%s=%r" % kv for kv in sorted(self._values.items()))
 
 
+def _read_user_defaults():
+    """The options the user's config file sets (see the module docstring)."""
+    import ast
+    import os
+    path = os.environ.get("SMELT_CONFIG") or os.path.join(os.path.expanduser("~"), ".smelt",
+                                                         "config.py")
+    if not os.path.isfile(path):
+        return {}
+    with open(path) as f:
+        text = f.read()
+    namespace = {}
+    exec(compile(text, path, "exec"), namespace)
+    found = {}
+    for stmt in ast.parse(text, path).body:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else []
+        for t in targets:
+            if not isinstance(t, ast.Name) or t.id.startswith("_"):
+                continue
+            if t.id not in Config._DEFAULTS:
+                raise ValueError("%s:%d: unknown smelt config option %r (options: %s)"
+                                 % (path, stmt.lineno, t.id, ", ".join(sorted(Config._DEFAULTS))))
+            found[t.id] = namespace[t.id]
+            try:
+                Config._check(t.id, found[t.id])
+            except ValueError as exc:
+                raise ValueError("%s:%d: %s" % (path, stmt.lineno, exc)) from None
+    return found
+
+
+_USER_DEFAULTS = {}
+_USER_DEFAULTS.update(_read_user_defaults())
 _current = Config()
 
 
@@ -81,8 +139,9 @@ def get_config():
 
 
 def set_config(config):
+    """Installs `config` as the current Config; None installs one with the defaults."""
     global _current
-    _current = config
+    _current = Config() if config is None else config
 
 
 @contextlib.contextmanager

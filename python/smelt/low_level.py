@@ -21,8 +21,11 @@ from .errors import BackendUnavailableError
 from .purepy import (GDIM_0, GDIM_1, GDIM_2, GID_0, GID_1, GID_2, LDIM_0, LDIM_1, LDIM_2,  # noqa: F401
                      LID_0, LID_1, LID_2, LOCAL_MEM, atomic_dec, atomic_inc, cast, local_barrier)
 
+from ._prange import nogil, parallel, prange  # noqa: F401,E402
+
 # Kernel files import the work-item names from here, so the module loads without the engine too.
 if HAVE_ENGINE:
+    from ._prange import Cython  # noqa: F401
     from . import _smelt
     from .parallel import _Primitive
 else:
@@ -30,7 +33,7 @@ else:
 
 __all__ = ["Kernel", "LocalMem", "LID_0", "LID_1", "LID_2", "GID_0", "GID_1", "GID_2", "LDIM_0",
            "LDIM_1", "LDIM_2", "GDIM_0", "GDIM_1", "GDIM_2", "local_barrier", "atomic_inc",
-           "atomic_dec", "cast", "LOCAL_MEM"]
+           "atomic_dec", "cast", "LOCAL_MEM", "Cython", "prange", "parallel", "nogil"]
 
 
 class LocalMem:
@@ -72,13 +75,18 @@ class Kernel(_Primitive):
         if not HAVE_ENGINE:
             raise BackendUnavailableError("Kernel needs smelt's compiled engine (_smelt)")
         self.func = function_of(func)
-        name = _config.get_backend(backend)
-        if name not in ("opencl", "cuda"):
+        self._setup(backend, self.func.__code__.co_name)  # BackendUnavailableError if absent
+
+    def _config_key(self):
+        key = super()._config_key()
+        if key[0] not in ("opencl", "cuda"):
             raise BackendUnavailableError(
                 "Kernel needs the 'opencl' or 'cuda' backend (work groups and local memory exist "
                 "only there); backend %r runs on the engine's CPU backend: use Elementwise"
-                % name)
-        self._setup(backend, self.func.__code__.co_name)  # BackendUnavailableError if absent
+                % key[0])
+        return key
+
+    def _build(self):
         prog = program_for([self.func])[0]
         self._impl = _smelt.Kernel(prog, self.name, self._engine, self._single)
 
@@ -100,8 +108,9 @@ class Kernel(_Primitive):
         return n, (math.gcd(n, wgs) if n > 0 else wgs)
 
     def __call__(self, *args, global_size=None, local_size=None):
+        impl = self._current()
         gs, ls = self._geometry(args, global_size, local_size)
         launch = [a._engine_arg(ls) if isinstance(a, LocalMem) else a for a in args]
         if _config._current._values["profile"]:
-            return self._timed(self._impl, [gs], [ls], *launch)
-        self._impl([gs], [ls], *launch)
+            return self._timed(impl, [gs], [ls], *launch)
+        impl([gs], [ls], *launch)

@@ -17,10 +17,11 @@ import numpy as np
 from . import _cpython
 from . import _smelt
 from . import config as _config
-from ._source import function_of, program_for
+from . import errors
+from ._source import function_of, program_for, register_source
 from .profile import record as _record
 
-__all__ = ["Elementwise", "elementwise", "Reduction", "Scan"]
+__all__ = ["Elementwise", "elementwise", "Reduction", "Scan", "serial"]
 
 
 def _split_source(all_source):
@@ -41,17 +42,46 @@ _WRAPPER_START = re.compile(r'^#line \d+ "kernel\.\w+"$', re.M)
 
 
 class _Primitive:
-    """What the three primitives share: backend choice, profiling and the generated source."""
+    """What the primitives share: the backend choice, profiling and the generated source.
+
+    As in Compyle, a primitive made without ``backend=`` follows the configuration: each call
+    uses the backend (and use_openmp / use_double) the config names at that moment, compiling
+    anew when that changed. ``set_backend(b)`` switches it (None: follow the config again)."""
 
     kind = "Primitive"
 
     def _setup(self, backend, name):
-        self.backend = _config.get_backend(backend)
-        self._engine = _config.engine_backend(self.backend)
-        self._single = not _config.get_config().use_double
+        self._backend_arg = backend
         self.name = name
         self._profile_name = "%s(%s)" % (self.kind, name)
+        self._configure()
+
+    def _config_key(self):
+        values = _config._current._values
+        return (_config.get_backend(self._backend_arg), values["use_openmp"], values["use_double"])
+
+    def _configure(self):
+        key = self._config_key()
+        self.backend = key[0]
+        self._engine = _config.engine_backend(self.backend)
+        self._single = not key[2]
         self._impl = None
+        self._build()
+        self._key = key
+
+    def _build(self):
+        """Makes self._impl, the engine's primitive (None for backend='python')."""
+
+    def _current(self):
+        """The engine primitive for the configuration now in force."""
+        if self._config_key() != self._key:
+            self._configure()
+        return self._impl
+
+    def set_backend(self, backend=None):
+        """Compyle's set_backend: run on `backend` from now on (None: the config's)."""
+        self._backend_arg = backend
+        self._configure()
 
     @property
     def all_source(self):
@@ -80,25 +110,32 @@ class Elementwise(_Primitive):
     gives n explicitly."""
 
     kind = "Elementwise"
+    _program = None
 
     def __init__(self, func, backend=None):
         self.func = function_of(func)
         self._setup(backend, self.func.__code__.co_name)
-        if self._engine is not None:
-            prog = program_for([self.func])[0]
-            self._impl = _smelt.Elementwise(prog, self.name, self._engine, self._single)
 
     @classmethod
     def _from_program(cls, program, name, func, backend=None):
         self = cls.__new__(cls)
         self.func = func
+        self._program = program
         self._setup(backend, name)
+        return self
+
+    def _build(self):
         if self._engine is not None:
-            self._impl = _smelt.Elementwise(program, name, self._engine, self._single)
+            prog = self._program if self._program is not None else program_for([self.func])[0]
+            self._impl = _smelt.Elementwise(prog, self.name, self._engine, self._single)
+
+    @property
+    def elementwise(self):
+        """Compyle's attribute for the backend-specific object: the primitive itself here."""
         return self
 
     def __call__(self, *args):
-        impl = self._impl
+        impl = self._current()
         if _config._current._values["profile"]:
             if impl is None:
                 return self._timed(_cpython.elementwise, self.func, args)
@@ -108,11 +145,12 @@ class Elementwise(_Primitive):
         impl(*args)
 
     def call_n(self, n, *args):
-        if self._impl is None:
+        impl = self._current()
+        if impl is None:
             return _cpython.elementwise(self.func, args, n)
         if _config._current._values["profile"]:
-            return self._timed(self._impl.call_n, n, *args)
-        self._impl.call_n(n, *args)
+            return self._timed(impl.call_n, n, *args)
+        impl.call_n(n, *args)
 
 
 def elementwise(func=None, backend=None):
@@ -121,6 +159,17 @@ def elementwise(func=None, backend=None):
     if func is None:
         return lambda f: Elementwise(f, backend=backend)
     return Elementwise(func, backend=backend)
+
+
+def serial(func=None, **kw):
+    """Compyle's ``@serial`` marker (Cython code generation without ``nogil``): sets
+    ``func.is_serial`` and returns the function; smelt's code generation needs no such hint."""
+
+    def mark(f):
+        f.is_serial = True
+        return f
+
+    return mark if func is None else mark(func)
 
 
 class Reduction(_Primitive):
@@ -137,17 +186,24 @@ class Reduction(_Primitive):
         self.dtype_out = np.dtype(dtype_out)
         name = self.func.__code__.co_name if self.func is not None else reduce_expr
         self._setup(backend, name)
+
+    def _build(self):
         self._out_type = self.dtype_out.type
         if self._single and self.dtype_out == np.float64:
             self._out_type = np.float32
         if self._engine is not None:
             prog = program_for([self.func])[0] if self.func is not None else None
-            self._impl = _smelt.Reduction(prog, reduce_expr, self.name if self.func else "",
+            self._impl = _smelt.Reduction(prog, self.reduce_expr, self.name if self.func else "",
                                           self.dtype_out.name, self.neutral, self._engine,
                                           self._single)
 
+    @property
+    def reduction(self):
+        """Compyle's attribute for the backend-specific object: the primitive itself here."""
+        return self
+
     def __call__(self, *args):
-        impl = self._impl
+        impl = self._current()
         if impl is None:
             run = lambda *a: _cpython.reduction(self.func, self.reduce_expr, self.neutral,
                                                 self.dtype_out, a)
@@ -159,36 +215,72 @@ class Reduction(_Primitive):
         return self._out_type(impl(*args))
 
 
+_ARRAY_INPUTS = {}  # argument name -> (function, source text) reading that array
+
+
+def _array_input(arg):
+    """The input function of a Scan whose input is an array argument: ``return arg[i]``.
+    Its text is appended to the program of the output function (see Scan)."""
+    found = _ARRAY_INPUTS.get(arg)
+    if found is None:
+        if not arg.isidentifier():
+            raise errors.UsageError("Scan: input=%r is not an argument name" % (arg,))
+        name = "smelt_scan_input_" + arg
+        text = "def %s(i, %s):\n    return %s[i]\n" % (name, arg, arg)
+        filename = "<smelt-scan-input-%s>" % arg
+        register_source(text, filename)
+        namespace = {}
+        exec(compile(text, filename, "exec"), namespace)
+        found = _ARRAY_INPUTS[arg] = (namespace[name], "\n# smelt: the scan's input array\n" + text)
+    return found
+
+
 class Scan(_Primitive):
-    """``Scan(input=None, output=None, scan_expr='a+b', dtype=np.float64, neutral='0',
-    is_segment=None, backend=None)``, called with keyword arguments named like the parameters of
-    the input, output and segment functions: ``scan(ary=ary, out=out)``. See engine/smelt.h for
-    item, prev_item, last_item, N and segments."""
+    """``Scan(input=None, output=None, scan_expr='a+b', is_segment=None, dtype=np.float64,
+    neutral='0', complex_map=False, backend=None)`` (Compyle's order), called with keyword
+    arguments named like the parameters of the input, output and segment functions:
+    ``scan(ary=ary, out=out)``. Without an input function the scanned values are those of the
+    array passed as ``input=`` (``scan(input=a, out=out)``); ``input='name'`` scans the array
+    argument ``name`` instead. See engine/smelt.h for item, prev_item, last_item, N and
+    segments. ``complex_map`` is accepted for Compyle compatibility and has no effect."""
 
     kind = "Scan"
 
-    def __init__(self, input=None, output=None, scan_expr="a+b", dtype=np.float64, neutral="0",
-                 is_segment=None, backend=None):
-        if input is None or output is None:
-            raise TypeError("Scan needs an input function (input=) and an output function (output=)")
-        self.input = function_of(input)
+    def __init__(self, input=None, output=None, scan_expr="a+b", is_segment=None,
+                 dtype=np.float64, neutral="0", complex_map=False, backend=None):
+        if output is None:
+            raise TypeError("Scan needs an output function (output=)")
         self.output = function_of(output)
+        if input is None or isinstance(input, str):
+            self.input, self._input_text = _array_input(input or "input")
+        else:
+            self.input, self._input_text = function_of(input), None
         self.is_segment = function_of(is_segment) if is_segment is not None else None
         self.scan_expr = scan_expr
         self.dtype = np.dtype(dtype)
         self.neutral = str(neutral)
+        self.complex_map = complex_map
         self.func = self.output
         self._setup(backend, "%s, %s" % (self.input.__code__.co_name, self.output.__code__.co_name))
-        if self._engine is not None:
-            funcs = [self.input, self.output] + ([self.is_segment] if self.is_segment else [])
-            prog = program_for(funcs)[0]
-            self._impl = _smelt.Scan(prog, self.input.__code__.co_name, self.output.__code__.co_name,
-                                     scan_expr, self.dtype.name, self.neutral,
-                                     self.is_segment.__code__.co_name if self.is_segment else "",
-                                     self._engine, self._single)
+
+    def _build(self):
+        if self._engine is None:
+            return
+        own = [self.output] + ([self.is_segment] if self.is_segment else [])
+        funcs = own if self._input_text is not None else [self.input] + own
+        prog = program_for(funcs, appended=self._input_text)[0]
+        self._impl = _smelt.Scan(prog, self.input.__code__.co_name, self.output.__code__.co_name,
+                                 self.scan_expr, self.dtype.name, self.neutral,
+                                 self.is_segment.__code__.co_name if self.is_segment else "",
+                                 self._engine, self._single)
+
+    @property
+    def scan(self):
+        """Compyle's attribute for the backend-specific object: the primitive itself here."""
+        return self
 
     def __call__(self, **kwargs):
-        impl = self._impl
+        impl = self._current()
         if _config._current._values["profile"]:
             return self._timed(self._run, kwargs)
         if impl is None:

@@ -49,11 +49,38 @@ class KnownType:
 
     __slots__ = ("name", "dtype", "is_pointer", "space")
 
-    def __init__(self, name, dtype, is_pointer=False, space="global"):
+    def __init__(self, name, dtype=None, is_pointer=False, space="global"):
+        if dtype is None or isinstance(dtype, str):
+            # Compyle's form: KnownType(type_str, base_type=''), e.g. KnownType('float*',
+            # 'float') or KnownType('GLOBAL_MEM unsigned int*', 'unsigned int').
+            known = type_of(name) if name in _TYPES or _from_c_spelling(name) else None
+            if known is None:
+                raise ValueError(
+                    "KnownType(%r): smelt kernels use the language's scalar and array types "
+                    "only ('int', 'unsigned int', 'double*', 'GLOBAL_MEM float*', ...), not "
+                    "custom (struct) types" % (name,))
+            name, dtype, is_pointer, space = (known.name, known.dtype, known.is_pointer,
+                                              known.space)
         self.name = name
         self.dtype = _np.dtype(dtype)
         self.is_pointer = is_pointer
         self.space = space
+
+    @property
+    def type(self):
+        """Compyle's C spelling: 'double', 'unsigned int', 'double*', 'GLOBAL_MEM double*',
+        'LOCAL_MEM float*'."""
+        c = _C_SPELLING[self.dtype]
+        if not self.is_pointer:
+            return c
+        if self.space == "local":
+            return "LOCAL_MEM %s*" % c
+        return ("GLOBAL_MEM %s*" if self.name.startswith("g") else "%s*") % c
+
+    @property
+    def base_type(self):
+        """Compyle's base type: the element's C spelling for pointers, '' for scalars."""
+        return _C_SPELLING[self.dtype] if self.is_pointer else ""
 
     @property
     def scalar_name(self):
@@ -92,6 +119,9 @@ _SCALARS = {
     "double": _np.float64,
 }
 _DTYPE_TO_NAME = {_np.dtype(t): n for n, t in _SCALARS.items()}
+_C_SPELLING = {_np.dtype(t): n for n, t in _SCALARS.items()}
+_C_SPELLING.update({_np.dtype(_np.uint8): "unsigned char", _np.dtype(_np.uint16): "unsigned short",
+                    _np.dtype(_np.uint32): "unsigned int", _np.dtype(_np.uint64): "unsigned long"})
 
 _TYPES = {}  # every spelling the engine's parse_type_name accepts → KnownType
 for _n, _t in _SCALARS.items():
@@ -108,12 +138,42 @@ _TYPE_EXPORTS = {n: t for n, t in _TYPES.items() if n not in ("int", "float", "b
 globals().update(_TYPE_EXPORTS)
 
 
+_C_NAMES = {"unsigned char": "uchar", "signed char": "char", "unsigned short": "ushort",
+            "unsigned int": "uint", "unsigned": "uint", "unsigned long": "ulong",
+            "long long": "long", "unsigned long long": "ulong", "long int": "long",
+            "unsigned long int": "ulong"}
+
+
+def _from_c_spelling(text):
+    """Compyle's C spellings ('unsigned int', 'double*', 'GLOBAL_MEM float*', 'LOCAL_MEM int*')
+    as the language's names ('uint', 'doublep', 'gfloatp', 'lintp'), as the engine's
+    parse_type_name reads them; None when `text` is not one."""
+    words = text.replace("*", " * ").split()
+    prefix = ""
+    if words and words[0] in ("GLOBAL_MEM", "__global", "LOCAL_MEM", "__local"):
+        prefix = "l" if words[0] in ("LOCAL_MEM", "__local") else "g"
+        words = words[1:]
+    pointer = bool(words) and words[-1] == "*"
+    if pointer:
+        words = words[:-1]
+    base = _C_NAMES.get(" ".join(words), " ".join(words))
+    if not words or (prefix and not pointer) or base not in _SCALARS:
+        return None
+    return prefix + base + "p" if pointer else base
+
+
 def type_of(spec):
-    """The KnownType for a type name string or a KnownType; ValueError when unknown."""
+    """The KnownType for a type name string (the language's names and Compyle's C spellings)
+    or a KnownType; ValueError when unknown."""
     if isinstance(spec, KnownType):
         return spec
-    if isinstance(spec, str) and spec.strip() in _TYPES:
-        return _TYPES[spec.strip()]
+    if isinstance(spec, str):
+        text = spec.strip()
+        if text in _TYPES:
+            return _TYPES[text]
+        ours = _from_c_spelling(text)
+        if ours in _TYPES:
+            return _TYPES[ours]
     raise ValueError("unknown type %r: expected a name such as 'int', 'double' or 'doublep'" % (spec,))
 
 
@@ -195,6 +255,9 @@ def _record(func, kw):
             if not isinstance(value, str):
                 raise TypeError("expected a string of parameter names, e.g. %s='x, y'" % key)
             for name in _split_names(value):
+                if name == "return_":  # Compyle's int='n, return_': the result's type
+                    types["return"] = t
+                    continue
                 if name not in params:
                     raise TypeError("%r is not a parameter of %r" % (name, func.__name__))
                 put(name, t)
@@ -299,7 +362,7 @@ def declare(spec, count=1):
     if not isinstance(spec, str):
         spec = type_of(spec).name
     text = spec.strip()
-    if text.startswith("LOCAL_MEM"):
+    if text.startswith("LOCAL_MEM") and "matrix" in text:
         text = text[len("LOCAL_MEM"):].strip()
     if text.startswith("matrix"):
         shape, dtype = _parse_matrix(text, _sys._getframe(1).f_globals)

@@ -29,6 +29,7 @@ def compile_source(code, name=None):
 def kernel_text(func, **constants):
     """The text the engine compiles for `func` (a function or a primitive), with `constants`
     substituted as specialize() would."""
-    funcs = [getattr(func, a) for a in ("input", "output", "is_segment")
-             if getattr(func, a, None) is not None] or [func]
-    return _source.kernel_text(funcs, constants)[1]
+    appended = getattr(func, "_input_text", None)  # a Scan over an input array
+    names = ("output", "is_segment") if appended else ("input", "output", "is_segment")
+    funcs = [getattr(func, a) for a in names if getattr(func, a, None) is not None] or [func]
+    return _source.kernel_text(funcs, constants, appended=appended)[1]

@@ -120,3 +120,13 @@ def test_backend_errors():
             with pytest.raises(smelt.BackendUnavailableError, match=gpu) as info:
                 Elementwise(bad_kernels.annotated, backend=gpu)
             assert isinstance(info.value, NotImplementedError)
+
+
+def test_local_array_passed_to_a_function_is_a_located_error():
+    # Compyle programs pass declare('matrix(n)') arrays to helpers; the engine's functions take
+    # only global arrays, and says so at the call (it used to fail later, as an internal error).
+    e = compile_error(bad_kernels.passes_a_matrix)
+    line, text = marker("passes_a_matrix")
+    assert (e.filename, e.lineno) == (BAD, line)
+    assert e.offset == text.index("tmp)") + 1
+    assert "local array (matrix(2)) cannot be passed to 'fill_pair'" in e.msg

@@ -91,3 +91,26 @@ def test_error_in_a_library_function_is_located_in_its_file(tmp_path, monkeypatc
     finally:
         sys.modules.pop("uses_broken", None)
         sys.modules.pop("broken_lib", None)
+
+
+from annotated_lib import index_of_max, scaled_cube  # noqa: E402
+
+
+def cube_kernel(i, x, y, a):
+    y[i] = scaled_cube(x[i], a)
+
+
+def prefix_argmax(i, x, out):
+    out[i] = index_of_max(x, i + 1)
+
+
+def test_annotated_helpers_of_another_module_on_every_backend(backend, rng):
+    # Compyle's way: @annotate'd functions imported from another module, found through this
+    # module's globals and compiled with the kernel.
+    x = rng.normal(size=64)
+    y = np.zeros(64)
+    Elementwise(cube_kernel, backend=backend)(x, y, 2.0)
+    np.testing.assert_allclose(y, 2.0 * x ** 3, rtol=1e-14)
+    out = np.zeros(64, np.int32)
+    Elementwise(prefix_argmax, backend=backend)(x, out)
+    np.testing.assert_array_equal(out, [np.argmax(x[:k + 1]) for k in range(64)])

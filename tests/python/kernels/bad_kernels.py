@@ -1,6 +1,6 @@
 # Kernels with mistakes for tests/python/test_errors.py. Valid Python (CPython imports the file);
 # the engine rejects each function. A marker comment names each expected error's line.
-from smelt import annotate
+from smelt import annotate, declare
 
 
 def retyped(i, x):
@@ -28,3 +28,14 @@ def caller(i, x):
 
 def helper_bad(v):
     return v + [1][0]  # ERROR helper_bad
+
+
+def fill_pair(v, out):
+    out[0] = v
+    out[1] = 2 * v
+
+
+def passes_a_matrix(i, x):
+    tmp = declare('matrix(2)')
+    fill_pair(x[i], tmp)  # ERROR passes_a_matrix
+    x[i] = tmp[0] + tmp[1]
