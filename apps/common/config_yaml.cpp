@@ -269,7 +269,9 @@ void ConfigNode::expect_keys(const std::vector<std::string_view> &allowed) const
     if (!node_.IsMap()) fail("expected a mapping of keys (key: value)");
     std::set<std::string> seen;
     for (auto it = node_.begin(); it != node_.end(); ++it) {
-        const YAML::Node &k = it->first;
+        // A copy: `it->first` is a member of the temporary that operator-> returns, so a
+        // reference to it would dangle once this statement ends.
+        const YAML::Node k = it->first;
         if (!k.IsScalar()) fail_mark(k.Mark(), path_, "keys must be plain names");
         const std::string &name = k.Scalar();
         if (!seen.insert(name).second) fail_mark(k.Mark(), key_path(name), "duplicate key");
