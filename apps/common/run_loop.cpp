@@ -60,8 +60,8 @@ RunReport run_simulation(const RunConfig &config, Stepper &stepper, int64_t step
             "step " + std::to_string(s) + ": the simulation blew up: " + bad +
             (last_sound >= 0 ? " (the last finite sample: step " + std::to_string(last_sound) + ")"
                              : std::string()) +
-            ". The time step may be too large for the forces and temperature, or particles "
-            "overlap. The output files hold the run up to step " +
+            ". The time step may be too large, or particles too close. The output files hold "
+            "the run up to step " +
             std::to_string(s) + "; no checkpoint of this state was written.");
     };
     auto sample = [&](bool thermo, bool frame) {

@@ -273,6 +273,36 @@ TEST(AppSafety, CheckRejectsASystemThatCannotFitTheMemory) {
     }
 }
 
+#if defined(SMELT_VORTEX) && SMELT_APPS_HAVE_HDF5
+// vortex has no config-time bound on dt: dt = 1e300 blows up in the first steps, and the run
+// stops with exit 1 at the first sample that is not finite, its files readable up to there.
+TEST(AppSafety, ARunThatBlowsUpStopsWithAnError) {
+    AppBinary app;
+    for (const AppBinary &a : app_binaries())
+        if (std::string(a.name) == "vortex") app = a;
+    const fs::path dir = fresh_dir("blowup");
+    auto r = run_process(run_in(app, dir, " --set integrator.dt=1e300"));
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_TRUE(contains(r.output, "vortex: error: step 5: the simulation blew up: ")) << r.output;
+    EXPECT_TRUE(contains(r.output, "(the last finite sample: step 0)")) << r.output;
+    EXPECT_FALSE(contains(r.output, "done after")) << r.output;
+    hid_t f = H5Fopen((dir / "vortex_tiny.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(f, 0) << "the H5MD file of a run that blew up must open";
+    hid_t d = H5Dopen2(f, "observables/circulation/step", H5P_DEFAULT);
+    ASSERT_GE(d, 0);
+    long long steps[4] = {-1, -1, -1, -1};
+    hid_t space = H5Dget_space(d);
+    EXPECT_EQ(H5Sget_simple_extent_npoints(space), 2);
+    H5Dread(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, steps);
+    EXPECT_EQ(steps[1], 5);
+    H5Sclose(space);
+    H5Dclose(d);
+    H5Fclose(f);
+    EXPECT_FALSE(fs::exists(dir / "vortex_tiny_checkpoint.h5"));
+    fs::remove_all(dir);
+}
+#endif
+
 #ifdef SMELT_MD2D
 // dt: 10 (the blow-up) is refused at config time with its key and origin.
 TEST(AppSafety, AnAbsurdTimeStepIsAConfigError) {
