@@ -67,7 +67,8 @@ def run_md3d(binary, cfg, workdir, name, threads=None, timeout=None):
     cfg = derived(cfg, output={"directory": str(out_dir), "prefix": name, "progress": False})
     cfg_path = workdir / (name + ".yaml")
     write_config(cfg, cfg_path)
-    cmd = [str(binary), "run", str(cfg_path)]
+    # <workdir>/<name> is this script's own output: a rerun replaces it.
+    cmd = [str(binary), "run", str(cfg_path), "--overwrite"]
     if threads is not None:
         cmd += ["--threads", str(threads)]
     env = dict(os.environ)

@@ -1,10 +1,10 @@
 // Checkpoint files in HDF5 (layout in checkpoint.h).
+#include "common/atomic_file.h"
 #include "common/checkpoint.h"
 #include "common/hdf5_util.h"
 
 #include <cstdio>
 #include <filesystem>
-#include <unistd.h>
 
 namespace smelt::apps {
 
@@ -40,18 +40,10 @@ Checkpoint::Values read_entry(const h5::Checker &c, hid_t group, const std::stri
     return h5::read_all<int64_t>(c, d.get(), H5T_NATIVE_INT64);
 }
 
-// Writes the file's bytes to disk before the rename makes it the checkpoint.
-void sync_file(const std::string &path) {
-    std::FILE *f = std::fopen(path.c_str(), "rb");
-    if (!f) return;
-    fsync(fileno(f));
-    std::fclose(f);
-}
-
 } // namespace
 
 void write_checkpoint(const std::string &path, const Checkpoint &ck) {
-    const std::string tmp = path + ".tmp";
+    const std::string tmp = temporary_path_for(path);
     {
         h5::QuietErrors quiet; // the exceptions say what failed
         const h5::Checker c{tmp};
@@ -69,8 +61,7 @@ void write_checkpoint(const std::string &path, const Checkpoint &ck) {
         group.reset();
         c.ok(H5Fclose(file.release()), "close");
     }
-    sync_file(tmp);
-    std::filesystem::rename(tmp, path);
+    publish_file(tmp, path);
 }
 
 Checkpoint read_checkpoint(const std::string &path) {

@@ -2,6 +2,7 @@
 
 #include "common/app.h"
 #include "common/checkpoint.h"
+#include "common/hdf5_errors.h"
 #include "common/kernel_file.h"
 #include "common/run_loop.h"
 #include "common/stop_signal.h"
@@ -10,6 +11,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <optional>
 
 namespace smelt::apps {
@@ -22,6 +24,7 @@ struct Request {
     std::string config_path;
     std::vector<ConfigOverride> overrides;
     std::string restart;
+    bool overwrite = false;
 };
 
 std::shared_ptr<const RunConfig> load(const AppHooks &app, const Request &r) {
@@ -51,6 +54,7 @@ int run_command(const AppHooks &app, const Request &r, const char *argv0) {
     options.console = stdout;
     options.stop = &stop;
     options.restart = r.restart;
+    options.overwrite = r.overwrite;
     RunReport report = run_simulation(*config, *stepper, app.steps(*config), options);
     std::printf("\n%s\n", summary_line(report, stepper->n()).c_str());
     for (const std::string &f : report.files)
@@ -62,6 +66,7 @@ int run_command(const AppHooks &app, const Request &r, const char *argv0) {
 } // namespace
 
 int cli_main(const AppHooks &app, int argc, char **argv) {
+    silence_hdf5_error_printing(); // every failure is reported in one line of our own
     CLI::App cli{app.name + ": " + app.description};
     cli.set_version_flag("--version", app.name + " (smelt " + SMELT_VERSION + ")");
     cli.require_subcommand(1);
@@ -92,8 +97,13 @@ int cli_main(const AppHooks &app, int argc, char **argv) {
     auto *o_threads = run->add_option("--threads", threads, "override `threads` (0 = all)")
                           ->check(CLI::Range(0, 4096));
     add_set(run, run_sets);
-    run->add_option("--restart", restart,
-                    "continue the run of this checkpoint (<prefix>_checkpoint.h5)");
+    auto *o_restart = run->add_option(
+        "--restart", restart, "continue the run of this checkpoint (<prefix>_checkpoint.h5)");
+    bool overwrite = false;
+    run->add_flag("--overwrite", overwrite,
+                  "replace the output files of an earlier run (without it, such files stop the "
+                  "run)")
+        ->excludes(o_restart);
     CLI::App *check = cli.add_subcommand("check", "validate a configuration and print it resolved");
     check->add_option("config", check_config, "YAML configuration")->required();
     add_set(check, check_sets);
@@ -129,12 +139,17 @@ int cli_main(const AppHooks &app, int argc, char **argv) {
     }
     r.config_path = *check ? check_config : run_config;
     r.restart = restart;
+    r.overwrite = overwrite;
     try {
         if (*check) return check_command(app, r);
         return run_command(app, r, argv[0]);
     } catch (const ConfigError &e) {
         std::fflush(stdout);
         std::cerr << e.what() << "\n";
+    } catch (const std::bad_alloc &) {
+        std::fflush(stdout);
+        std::cerr << app.name << ": error: out of memory (the system is too large for this "
+                  << "machine: fewer particles, or a device with more memory)\n";
     } catch (const std::exception &e) { // smelt::Error (engine), checkpoints, writers, files
         std::fflush(stdout);
         std::cerr << app.name << ": error: " << e.what() << "\n";

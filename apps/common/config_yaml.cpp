@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -146,10 +147,44 @@ ConfigError::ConfigError(std::string file, int line, int column, std::string key
     : std::runtime_error(render(file, line, column, key, message)), file_(std::move(file)),
       line_(line), column_(column), key_(std::move(key)), message_(std::move(message)) {}
 
+namespace {
+
+// The line (1-based) of the second document's start in a YAML text: the second "---" line, or
+// the first one after content (a first document without a marker). 0 when there is none.
+int second_document_line(const std::string &text) {
+    std::istringstream in(text);
+    std::string line;
+    int number = 0, markers = 0;
+    bool content = false;
+    while (std::getline(in, line)) {
+        ++number;
+        const bool marker = line.rfind("---", 0) == 0 &&
+                            (line.size() == 3 || std::isspace(static_cast<unsigned char>(line[3])));
+        if (marker) {
+            if (++markers == 2 || content) return number;
+            continue;
+        }
+        const size_t first = line.find_first_not_of(" \t\r");
+        if (first != std::string::npos && line[first] != '#') content = true;
+    }
+    return 0;
+}
+
+} // namespace
+
 ConfigNode ConfigNode::parse(std::shared_ptr<const ConfigSource> source) {
     YAML::Node root;
     try {
-        root = YAML::Load(source->text);
+        std::vector<YAML::Node> documents = YAML::LoadAll(source->text);
+        if (!documents.empty()) root = documents.front();
+        // Keys after a second "---" would be dropped without a word: the run would not be the
+        // one the file describes.
+        if (documents.size() > 1) {
+            const int line = second_document_line(source->text);
+            throw ConfigError(source->file, line, line > 0 ? 1 : 0, "",
+                              "a second YAML document ('---'): a configuration is one document; "
+                              "remove the '---' line or move its keys into the first document");
+        }
     } catch (const YAML::ParserException &e) {
         throw ConfigError(source->file, e.mark.line + 1, e.mark.column + 1, "",
                           "invalid YAML: " + e.msg);
@@ -179,6 +214,11 @@ std::shared_ptr<const ConfigSource> make_source(std::string file, std::string te
 } // namespace
 
 ConfigNode ConfigNode::load_file(const std::string &path, std::vector<ConfigOverride> overrides) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw ConfigError(path, 0, 0, "",
+                          "is a directory, not a configuration file (give the path of a .yaml "
+                          "file)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw ConfigError(path, 0, 0, "", std::string("cannot open: ") + std::strerror(errno));
     std::ostringstream text;
@@ -269,7 +309,9 @@ void ConfigNode::expect_keys(const std::vector<std::string_view> &allowed) const
     if (!node_.IsMap()) fail("expected a mapping of keys (key: value)");
     std::set<std::string> seen;
     for (auto it = node_.begin(); it != node_.end(); ++it) {
-        const YAML::Node &k = it->first;
+        // A copy: `it->first` is a member of the temporary that operator-> returns, so a
+        // reference to it would dangle once this statement ends.
+        const YAML::Node k = it->first;
         if (!k.IsScalar()) fail_mark(k.Mark(), path_, "keys must be plain names");
         const std::string &name = k.Scalar();
         if (!seen.insert(name).second) fail_mark(k.Mark(), key_path(name), "duplicate key");

@@ -1,6 +1,9 @@
 #include "h5md_writer.h"
 
+#include "atomic_file.h"
 #include "hdf5_util.h"
+
+#include <cstdio>
 
 #include <map>
 #include <stdexcept>
@@ -40,12 +43,23 @@ std::vector<hsize_t> inner_shape(const Field &f, int64_t n) {
 
 H5mdWriter::H5mdWriter(const std::string &path, const H5mdOptions &options) : path_(path) {
     check_options(path, options);
+    // The file is built under a temporary name and renamed over `path` once its skeleton is
+    // written: creating it in place would truncate a file that another run still writes (HDF5
+    // truncates before it finds the file locked).
+    const std::string tmp = temporary_path_for(path);
+    struct RemoveUnlessPublished {
+        const std::string &tmp;
+        bool published = false;
+        ~RemoveUnlessPublished() {
+            if (!published) std::remove(tmp.c_str());
+        }
+    } cleanup{tmp};
     impl_ = std::make_unique<Impl>();
     impl_->options = options;
     impl_->check = h5::Checker{path_};
     const h5::Checker &c = impl_->check;
-    impl_->file = h5::Handle(c.id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                                  "cannot create the file"),
+    impl_->file = h5::Handle(c.id(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                                  "cannot create the file (as " + tmp + ")"),
                              H5Fclose);
     hid_t f = impl_->file.get();
     {
@@ -79,6 +93,13 @@ H5mdWriter::H5mdWriter(const std::string &path, const H5mdOptions &options) : pa
     }
     impl_->observables = h5::make_group(c, f, "observables");
     flush();
+    if (file_is_locked(path)) {
+        impl_.reset();
+        throw std::runtime_error(path + ": the file is open in another run or program (it is "
+                                        "locked); not replacing it");
+    }
+    publish_file(tmp, path); // the open file keeps its handle under the new name
+    cleanup.published = true;
 }
 
 H5mdWriter::H5mdWriter(const std::string &path, const H5mdOptions &options, int64_t resume_step)

@@ -44,7 +44,9 @@ struct H5mdOptions {
 
 class H5mdWriter {
 public:
-    // Creates (truncates) the file; errors throw std::runtime_error naming the path.
+    // Creates the file, replacing one that is there: built as "<path>.tmp" and renamed over
+    // `path`, so a file that another run or program holds open (locked) is never truncated (that
+    // is an error instead). Errors throw std::runtime_error naming the path.
     H5mdWriter(const std::string &path, const H5mdOptions &options);
     // Opens an existing file for appending (a restart at `resume_step`): every frame and
     // observable entry at steps >= resume_step is dropped, later writes continue after the

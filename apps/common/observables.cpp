@@ -1,5 +1,7 @@
 #include "common/observables.h"
 
+#include "common/atomic_file.h"
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -56,13 +58,7 @@ void truncate_csv(const std::string &path, const std::string &header, int64_t re
         kept += line + "\n";
     }
     in.close();
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << kept;
-        if (!out.flush()) throw std::runtime_error("cannot write " + tmp);
-    }
-    std::filesystem::rename(tmp, path);
+    write_file_atomically(path, kept);
 }
 
 } // namespace

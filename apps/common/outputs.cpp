@@ -2,6 +2,7 @@
 
 #include "smelt.h"
 
+#include <cmath>
 #include <filesystem>
 
 namespace smelt::apps {
@@ -49,27 +50,53 @@ Outputs::Outputs(const RunConfig &config, Stepper &stepper, const RunOptions &op
     }
 }
 
-void Outputs::sample(Stepper &stepper) {
+namespace {
+
+std::string not_finite(const std::string &name, double v) {
+    return name + " = " + (std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+}
+
+} // namespace
+
+std::string Outputs::sample(Stepper &stepper) {
     ObservableSample s{stepper.step_index(), stepper.time(), stepper.sample()};
     log_->write(s);
     if (h5md_) h5md_->write_observables(columns_, s);
+    for (size_t k = 0; k < s.values.size() && k < columns_.size(); ++k)
+        if (!std::isfinite(s.values[k])) return not_finite(columns_[k].h5md_name, s.values[k]);
+    return "";
 }
 
-void Outputs::frame(Stepper &stepper) {
-    if (!h5md_ && !vtk_) return;
+std::string Outputs::frame(Stepper &stepper) {
+    if (!h5md_ && !vtk_) return "";
     FrameData f{stepper.step_index(), stepper.time(), stepper.frame()};
     if (h5md_) h5md_->write_frame(f);
     if (vtk_) vtk_->write_frame(f);
+    for (const Field &field : f.fields)
+        for (size_t d = 0; d < field.real.size(); ++d)
+            for (size_t i = 0; i < field.real[d].size(); ++i)
+                if (!std::isfinite(field.real[d][i]))
+                    return not_finite(field.name + "[" + std::to_string(i) + "]" +
+                                          (field.real.size() > 1
+                                               ? "." + std::string(1, "xyz"[d % 3])
+                                               : std::string()),
+                                      field.real[d][i]);
+    return "";
 }
 
-void Outputs::checkpoint(Stepper &stepper) {
-    if (checkpoint_path_.empty()) return;
+std::string Outputs::checkpoint(Stepper &stepper) {
+    if (checkpoint_path_.empty()) return "";
     Checkpoint ck = stepper.save();
+    for (const auto &[name, values] : ck.entries())
+        if (const auto *reals = std::get_if<std::vector<double>>(&values))
+            for (double v : *reals)
+                if (!std::isfinite(v)) return not_finite("the checkpoint's " + name, v);
     ck.app = app_;
     ck.step = stepper.step_index();
     ck.time = stepper.time();
     ck.config_yaml = config_yaml_;
     write_checkpoint(checkpoint_path_, ck);
+    return "";
 }
 
 void Outputs::close() {

@@ -22,10 +22,13 @@ public:
     Outputs(const RunConfig &config, Stepper &stepper, const RunOptions &options,
             std::optional<int64_t> resume_step, std::vector<std::string> &files);
 
-    void sample(Stepper &stepper);
-    void frame(Stepper &stepper);
-    // The stepper's state to <prefix>_checkpoint.h5 (through a temporary file and a rename).
-    void checkpoint(Stepper &stepper);
+    // Each returns the first value it wrote that is not finite, as "kinetic_energy = inf" (a
+    // blown-up state; "" when every value is finite), so the run loop can stop there.
+    std::string sample(Stepper &stepper);
+    std::string frame(Stepper &stepper);
+    // The stepper's state to <prefix>_checkpoint.h5 (through a temporary file and a rename);
+    // a state that is not finite is not written (a checkpoint to restart from must be sound).
+    std::string checkpoint(Stepper &stepper);
     bool checkpoints() const { return !checkpoint_path_.empty(); }
     void close();
 

@@ -4,6 +4,7 @@
 #include "backends/registry.h"
 
 #include <filesystem>
+#include <unistd.h>
 
 namespace smelt::apps {
 
@@ -11,6 +12,27 @@ namespace {
 
 std::string every(int64_t k) {
     return k == 1 ? "every step" : "every " + std::to_string(k) + " steps";
+}
+
+// The output directory must be one a run can create and write: checked with the config, so a
+// run does not fail after its setup (or `check` pass a config that cannot run).
+void check_output_directory(const ConfigNode &o, const std::string &directory) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path dir(directory);
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        o.fail_at("directory", "'" + directory + "' is a file, not a directory");
+    // The nearest part of the path that exists must be a directory this process can write.
+    fs::path existing = dir;
+    while (!existing.empty() && !fs::exists(existing, ec))
+        existing = existing.parent_path();
+    if (existing.empty()) existing = ".";
+    if (!fs::is_directory(existing, ec))
+        o.fail_at("directory", "cannot create '" + directory + "': '" + existing.string() +
+                                   "' is a file, not a directory");
+    if (::access(existing.c_str(), W_OK | X_OK) != 0)
+        o.fail_at("directory", "cannot write in '" + existing.string() +
+                                   "' (permission denied); choose another output.directory");
 }
 
 OutputConfig parse_output(const ConfigNode &o, const RunDefaults &defaults) {
@@ -22,6 +44,7 @@ OutputConfig parse_output(const ConfigNode &o, const RunDefaults &defaults) {
     OutputConfig out;
     out.directory = optional<std::string>(o, "directory", defaults.directory);
     if (out.directory.empty()) o.fail_at("directory", "must not be empty");
+    check_output_directory(o, out.directory);
     out.prefix = optional<std::string>(o, "prefix", defaults.prefix);
     if (out.prefix.empty() || out.prefix.find('/') != std::string::npos)
         o.fail_at("prefix", "must be a file name without '/'");

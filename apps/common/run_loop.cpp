@@ -1,5 +1,6 @@
 #include "common/run_loop.h"
 
+#include "common/output_guard.h"
 #include "common/outputs.h"
 #include "common/progress.h"
 
@@ -30,6 +31,10 @@ int64_t restore(Stepper &stepper, const std::string &path, const std::string &ap
 RunReport run_simulation(const RunConfig &config, Stepper &stepper, int64_t steps,
                          const RunOptions &options) {
     RunReport report;
+    // Before any work: a run that may not write its files stops at once.
+    const OutputGuard guard(config.output, !options.restart.empty() ? OutputGuard::Mode::Continue
+                                           : options.overwrite      ? OutputGuard::Mode::Overwrite
+                                                                    : OutputGuard::Mode::Fresh);
     report.threads = configure_threads(config);
     std::optional<int64_t> resume;
     if (options.restart.empty())
@@ -43,11 +48,33 @@ RunReport run_simulation(const RunConfig &config, Stepper &stepper, int64_t step
     const int64_t first = stepper.step_index();
     Progress progress(steps, stderr, o.progress ? Progress::Mode::Auto : Progress::Mode::Off,
                       first);
+    int64_t last_sound = -1; // the last step whose sample was finite
+    bool finished = false;   // the progress display has its last line
+    // Stops the run on a value that is not finite, with every file closed valid.
+    auto check = [&](const std::string &bad) {
+        if (bad.empty()) return;
+        const int64_t s = stepper.step_index();
+        if (!finished) progress.finish(s);
+        out.close();
+        throw SimulationError(
+            "step " + std::to_string(s) + ": the simulation blew up: " + bad +
+            (last_sound >= 0 ? " (the last finite sample: step " + std::to_string(last_sound) + ")"
+                             : std::string()) +
+            ". The time step may be too large, or particles too close. The output files hold "
+            "the run up to step " +
+            std::to_string(s) + "; no checkpoint of this state was written.");
+    };
     auto sample = [&](bool thermo, bool frame) {
         // A redrawn bar shares the terminal with the observable lines: clear it first.
         if (thermo && progress.mode() == Progress::Mode::Bar) std::fputs("\r\033[K", stderr);
-        if (thermo) out.sample(stepper);
-        if (frame) out.frame(stepper);
+        std::string bad;
+        if (thermo) bad = out.sample(stepper);
+        if (frame) {
+            const std::string in_frame = out.frame(stepper);
+            if (bad.empty()) bad = in_frame;
+        }
+        check(bad);
+        if (thermo) last_sound = stepper.step_index();
     };
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -58,12 +85,13 @@ RunReport run_simulation(const RunConfig &config, Stepper &stepper, int64_t step
         const bool last = s == steps || (options.stop && options.stop->requested());
         sample(last || s % o.thermo_interval == 0, last || s % o.frame_interval == 0);
         if (!last && o.checkpoint_interval > 0 && s % o.checkpoint_interval == 0)
-            out.checkpoint(stepper);
+            check(out.checkpoint(stepper));
         progress.update(s);
         if (last) break;
     }
     progress.finish(stepper.step_index());
-    out.checkpoint(stepper);
+    finished = true;
+    check(out.checkpoint(stepper));
     out.close();
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     report.first_step = first;

@@ -11,6 +11,15 @@
 // continues the run's files: H5MD, CSV and VTK entries at steps >= S are dropped and the run
 // appends from S on, so an interrupted and restarted run leaves the same files as one that ran
 // through (bit for bit on a deterministic backend).
+//
+// Output files are never destroyed by accident: a run holds its output prefix's lock from start
+// to end (a second run into the same files is refused), and a fresh run refuses to replace an
+// earlier run's files unless RunOptions::overwrite (output_guard.h).
+//
+// A state that blows up (an observable sample, a frame or a checkpoint that is not finite: dt far
+// too large, overlapping particles) stops the run with a SimulationError naming the step and the
+// value; every file is closed valid and holds the run up to that step, and no checkpoint of the
+// broken state is written.
 #pragma once
 
 #include "common/run_config.h"
@@ -19,6 +28,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -30,6 +40,13 @@ struct RunOptions {
     std::FILE *console = nullptr;     // observable lines (null: silent); progress goes to stderr
     const StopSignal *stop = nullptr; // polled after every step (may be null)
     std::string restart;              // a checkpoint to continue from; "" = from initialize()
+    bool overwrite = false;           // replace an earlier run's output files (else refused)
+};
+
+// The run stopped on a state that is not finite (run-time failure of the physics, not of I/O).
+class SimulationError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
 };
 
 struct RunReport {
@@ -44,7 +61,9 @@ struct RunReport {
 
 // Runs `stepper` to step `steps` under `config` (threads, outputs). Errors: smelt::Error from the
 // engine, CheckpointError (restart: unreadable file, another app's, a step at or past `steps`,
-// or a state that does not fit the stepper), std::runtime_error from the writers.
+// or a state that does not fit the stepper), OutputError (output held by another run or left by
+// an earlier one), SimulationError (a state that is not finite), std::runtime_error from the
+// writers.
 RunReport run_simulation(const RunConfig &config, Stepper &stepper, int64_t steps,
                          const RunOptions &options);
 

@@ -1,5 +1,7 @@
 #include "vtk_writer.h"
 
+#include "atomic_file.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -88,13 +90,7 @@ std::vector<std::pair<double, std::string>> VtkWriter::pvd_entries(const std::st
 }
 
 void VtkWriter::write_pvd() const {
-    const std::string pvd = pvd_path(), tmp = pvd + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << pvd_text(entries_);
-        if (!out.flush()) throw std::runtime_error(tmp + ": cannot write");
-    }
-    fs::rename(tmp, pvd);
+    write_file_atomically(pvd_path(), pvd_text(entries_));
 }
 
 #if SMELT_APPS_HAVE_VTK
@@ -151,12 +147,19 @@ void VtkWriter::write_frame(const FrameData &frame) {
         if (f.name != "position") poly->GetPointData()->AddArray(point_data(f, n));
     poly->GetPointData()->AddArray(id);
 
-    const std::string path = frame_path(frame.step);
+    // Written under a temporary name and renamed, so a kill never leaves a torn frame.
+    const std::string path = frame_path(frame.step), tmp = temporary_path_for(path);
     vtkNew<vtkXMLPolyDataWriter> writer;
-    writer->SetFileName(path.c_str());
+    writer->SetFileName(tmp.c_str());
     writer->SetInputData(poly);
     writer->SetDataModeToAppended();
-    if (writer->Write() != 1) throw std::runtime_error(path + ": VTK could not write the frame");
+    // Write() reports success even when the file could not be opened; the error code does not.
+    if (writer->Write() != 1 || writer->GetErrorCode() != 0) {
+        std::error_code ignored;
+        fs::remove(tmp, ignored);
+        throw std::runtime_error(path + ": VTK could not write the frame");
+    }
+    publish_file(tmp, path);
 
     entries_.emplace_back(frame.time, fs::path(path).filename().string());
     write_pvd();

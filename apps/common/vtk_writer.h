@@ -1,9 +1,10 @@
 // ParaView output: one VTK XML PolyData file (.vtp) per frame with the particles as vertices
 // (the frame's "position" field; z = 0 in 2D), every other frame field as point data (spatial
 // fields padded to 3 components, integer fields as Int64) and `id`, plus a `.pvd` collection
-// listing every frame with its time. The .pvd is rewritten (atomically, via rename) after each
-// frame, so it is valid whenever the run stops. Needs VTK (SMELT_WITH_VTK); without it the
-// constructor throws std::runtime_error.
+// listing every frame with its time. Each .vtp is written to a temporary name and renamed, and the
+// .pvd is rewritten the same way after each frame (atomic_file.h), so a run that stops at any
+// moment leaves whole frames and a valid index, never a truncated file. Needs VTK
+// (SMELT_WITH_VTK); without it the constructor throws std::runtime_error.
 #pragma once
 
 #include "frame.h"

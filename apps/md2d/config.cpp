@@ -1,6 +1,8 @@
 #include "md2d/config.h"
 
 #include "common/lattice_config.h"
+#include "common/lj_limits.h"
+#include "common/memory_check.h"
 
 #include <algorithm>
 #include <cmath>
@@ -110,6 +112,19 @@ void check_combinations(const ConfigNode &root, const Md2dConfig &c) {
     }
 }
 
+// Inputs no run survives (lj_limits.h), and a system larger than the machine's memory.
+void check_physical_limits(const ConfigNode &root, const Md2dConfig &c) {
+    const double tau = c.potential.sigma * std::sqrt(c.system.mass / c.potential.epsilon);
+    check_lj_time_step(c.source, "integrator.dt", c.integrator.dt, tau);
+    check_thermal_step(c.source, "system.temperature", c.system.temperature, c.system.mass,
+                       c.integrator.dt, c.potential.sigma);
+    // Per particle at least: 8 state and force arrays, the host copies of a frame, ~20
+    // neighbours and the bins (the 2D liquid's count at r_cut + skin = 2.8 sigma).
+    constexpr double kBytesPerParticle = 200;
+    check_fits_memory(c.source, root.section("system").has("n") ? "system.n" : "system.cells",
+                      c.system.plan.n, kBytesPerParticle);
+}
+
 } // namespace
 
 Md2dConfig parse_md2d_config(const ConfigNode &root) {
@@ -121,6 +136,7 @@ Md2dConfig parse_md2d_config(const ConfigNode &root) {
     c.integrator = parse_integrator(root.section("integrator"));
     c.neighbor = parse_neighbor(root.optional_section("neighbor"));
     check_combinations(root, c);
+    check_physical_limits(root, c);
     return c;
 }
 

@@ -2,6 +2,8 @@
 
 #include "common/h5md_reader.h"
 #include "common/lattice_config.h"
+#include "common/lj_limits.h"
+#include "common/memory_check.h"
 
 #include <algorithm>
 #include <cmath>
@@ -424,6 +426,41 @@ int32_t Md3dConfig::periodic_mask() const {
     return mask;
 }
 
+namespace {
+
+// Inputs no run survives (lj_limits.h), against the shortest time and length scales of the
+// mixture, and a system larger than the machine's memory.
+void check_physical_limits(const ConfigNode &root, const Md3dConfig &c) {
+    const double m_min = *std::min_element(c.system.masses.begin(), c.system.masses.end());
+    double tau = 0, sigma = 0;
+    for (const PairParameters &p : c.potential.pairs) {
+        if (!(p.epsilon > 0)) continue;
+        const double t = p.sigma * std::sqrt(m_min / p.epsilon);
+        if (tau == 0 || t < tau) tau = t;
+        if (sigma == 0 || p.sigma < sigma) sigma = p.sigma;
+    }
+    if (tau > 0) check_lj_time_step(c.source, "integrator.dt", c.integrator.dt, tau);
+    if (sigma > 0) {
+        if (c.system.temperature)
+            check_thermal_step(c.source, "system.temperature", *c.system.temperature, m_min,
+                               c.integrator.dt, sigma);
+        if (c.integrator.kind != IntegratorKind::Nve)
+            check_thermal_step(c.source, "integrator.kT", c.integrator.kT, m_min, c.integrator.dt,
+                               sigma);
+    }
+    // Per particle at least: 12 state and force arrays, the host copies of a frame, ~70
+    // neighbours (the 3D liquid's count at r_cut + skin = 2.8 sigma) and the bins.
+    constexpr double kBytesPerParticle = 400;
+    const ConfigNode sys = root.section("system");
+    check_fits_memory(c.source,
+                      sys.has("from_file") ? "system.from_file"
+                      : sys.has("n")       ? "system.n"
+                                           : "system.cells",
+                      c.system.n, kBytesPerParticle);
+}
+
+} // namespace
+
 Md3dConfig parse_md3d_config(const ConfigNode &root) {
     root.expect_keys(with_run_config_keys({"system", "potential", "integrator", "neighbor"}));
     Md3dConfig c;
@@ -434,6 +471,7 @@ Md3dConfig parse_md3d_config(const ConfigNode &root) {
     c.integrator = parse_integrator(root.section("integrator"), c.system.seed);
     c.neighbor = parse_neighbor(root.optional_section("neighbor"));
     check_combinations(root, c);
+    check_physical_limits(root, c);
     return c;
 }
 

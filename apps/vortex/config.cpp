@@ -1,5 +1,7 @@
 #include "vortex/config.h"
 
+#include "common/memory_check.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <limits>
@@ -276,6 +278,13 @@ void resolve(const ConfigNode &root, VortexConfig &c) {
     }
     if (c.vortices > kMaxVortices)
         root.section("initial").fail_at("kind", "more than 2^31 - 1 vortices");
+    // Per vortex at least: positions, circulations, velocities of two stages, frame copies.
+    constexpr double kBytesPerVortex = 80;
+    const ConfigNode initial = root.section("initial");
+    std::string count_key = "initial.kind";
+    for (const char *key : {"n", "n_side", "rings"})
+        if (initial.has(key)) count_key = std::string("initial.") + key;
+    check_fits_memory(c.source, count_key, c.vortices, kBytesPerVortex, "vortices");
 }
 
 } // namespace

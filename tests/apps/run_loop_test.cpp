@@ -1,7 +1,9 @@
 // The kit's run loop over a small Stepper that needs no engine (host arrays, a deterministic
 // nonlinear update and an RNG key in its state): the sampling, frame and checkpoint schedule,
 // a crash or a Ctrl-C followed by a restart leaving the same files bit for bit as a run that
-// went through, and restarts that do not fit.
+// went through, restarts that do not fit, a state that blows up, and output that another run
+// holds or an earlier run left.
+#include "common/output_guard.h"
 #include "common/run_loop.h"
 #include "common/vtk_writer.h"
 #include "h5_read.h"
@@ -13,6 +15,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <sstream>
 #include <unistd.h>
 
@@ -30,6 +34,7 @@ class FakeStepper : public Stepper {
 public:
     int64_t crash_at = -1;
     int64_t raise_sigint_at = -1;
+    int64_t blow_up_at = -1; // the step that makes vx[0] infinite
 
     int64_t n() const override { return kN; }
     int64_t step_index() const override { return step_; }
@@ -46,6 +51,7 @@ public:
     void compile_kernels() override { ++compiles; }
     void step() override {
         if (step_ + 1 == crash_at) throw std::runtime_error("crash");
+        if (step_ + 1 == blow_up_at) vx_[0] = HUGE_VAL;
         for (size_t i = 0; i < size_t(kN); ++i) {
             key_ = key_ * 6364136223846793005ull + 1442695040888963407ull;
             vx_[i] += kDt * std::sin(y_[i]);
@@ -299,6 +305,129 @@ TEST(RunLoop, RestartsThatDoNotFitAreErrors) {
                   run_simulation(config_in(dir), s, 20, options(ck));
               }).find("entry 'y' is missing"),
               std::string::npos);
+    fs::remove_all(dir);
+}
+
+std::map<std::string, std::string> file_contents(const fs::path &dir) {
+    std::map<std::string, std::string> out;
+    for (const auto &e : fs::directory_iterator(dir))
+        out[e.path().filename().string()] = read_text(e.path());
+    return out;
+}
+
+std::string error_of(const std::function<void()> &f) {
+    try {
+        f();
+    } catch (const std::exception &e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+// vx[0] becomes infinite in step 10 (samples every 3 steps, frames every 4): the run stops at
+// the first output of the broken state, names its step and value, and leaves closed, readable
+// files of the run up to there, with no checkpoint of the broken state.
+TEST(RunLoop, ANonFiniteStateStopsTheRunAndLeavesValidFiles) {
+    const fs::path dir = fresh_dir("blowup");
+    {
+        FakeStepper s;
+        s.blow_up_at = 10;
+        const std::string e = error_of([&] { run_simulation(config_in(dir), s, 30, options()); });
+        // Step 12 is the first sample after it: x[0] = fmod(inf) is nan there.
+        EXPECT_EQ(e.rfind("step 12: the simulation blew up: sum_x = nan (the last finite sample: "
+                          "step 9)",
+                          0),
+                  0u)
+            << e;
+        EXPECT_NE(e.find("no checkpoint of this state was written"), std::string::npos) << e;
+        EXPECT_NE(e.find("The output files hold the run up to step 12"), std::string::npos) << e;
+    }
+    EXPECT_EQ(csv_steps(dir / "fake_thermo.csv").back(), "12");
+    hid_t f = H5Fopen((dir / "fake.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(f, 0) << "the H5MD file of a run that blew up must open";
+    EXPECT_EQ(test_util::h5_steps(f, "particles/all/position/step").back(), 12);
+    EXPECT_EQ(test_util::h5_steps(f, "observables/sum_x/step").back(), 12);
+    H5Fclose(f);
+    EXPECT_FALSE(fs::exists(dir / "fake_checkpoint.h5"));
+    fs::remove_all(dir);
+
+    // With checkpoints every 5 steps the one at step 10 is the first output of the broken state:
+    // it is not written, the one of step 5 stays.
+    RunConfig c = config_in(dir);
+    c.output.checkpoint_interval = 5;
+    FakeStepper s;
+    s.blow_up_at = 10;
+    const std::string e = error_of([&] { run_simulation(c, s, 30, options()); });
+    EXPECT_EQ(e.rfind("step 10: the simulation blew up: the checkpoint's vx = inf", 0), 0u) << e;
+    EXPECT_EQ(read_checkpoint((dir / "fake_checkpoint.h5").string()).step, 5);
+    EXPECT_EQ(csv_steps(dir / "fake_thermo.csv").back(), "9");
+    fs::remove_all(dir);
+}
+
+// A second run into the files of a first one is refused before it does any work, and leaves
+// them byte for byte; with overwrite the old files go first (no stale frame stays behind).
+TEST(RunLoop, AnEarlierRunsFilesAreReplacedOnlyWithOverwrite) {
+    const fs::path dir = fresh_dir("rerun");
+    {
+        FakeStepper s;
+        run_simulation(config_in(dir), s, 12, options());
+    }
+    const auto before = file_contents(dir);
+    ASSERT_EQ(before.count("fake.h5"), 1u);
+    FakeStepper second;
+    const std::string e = error_of([&] { run_simulation(config_in(dir), second, 6, options()); });
+    EXPECT_EQ(e.rfind((dir / "fake.h5").string() + " (and ", 0), 0u) << e;
+    EXPECT_NE(e.find("exists from an earlier run"), std::string::npos) << e;
+    EXPECT_NE(e.find("--overwrite"), std::string::npos) << e;
+    EXPECT_NE(e.find("--restart " + (dir / "fake_checkpoint.h5").string()), std::string::npos) << e;
+    EXPECT_EQ(second.compiles, 0);
+    EXPECT_EQ(file_contents(dir), before);
+
+    { std::ofstream(dir / "fake_000000099.vtp") << "a frame of an older, longer run"; }
+    RunOptions o = options();
+    o.overwrite = true;
+    FakeStepper third;
+    run_simulation(config_in(dir), third, 6, o);
+    EXPECT_FALSE(fs::exists(dir / "fake_000000099.vtp"));
+    EXPECT_EQ(csv_steps(dir / "fake_thermo.csv"), (std::vector<std::string>{"0", "3", "6"}));
+    EXPECT_EQ(read_checkpoint((dir / "fake_checkpoint.h5").string()).step, 6);
+    // Nothing but the run's files: no lock, no temporary.
+    for (const auto &[name, text] : file_contents(dir))
+        EXPECT_TRUE(name.rfind("fake", 0) == 0 && name.find(".tmp") == std::string::npos) << name;
+    fs::remove_all(dir);
+}
+
+// While a run holds the output (its lock), another run into it is refused even with
+// overwrite, and the held files are not touched.
+TEST(RunLoop, OutputHeldByAnotherRunIsNeverTouched) {
+    const fs::path dir = fresh_dir("held");
+    {
+        FakeStepper s;
+        run_simulation(config_in(dir), s, 12, options());
+    }
+    const auto before = file_contents(dir);
+    RunConfig c = config_in(dir);
+    {
+        const OutputGuard running(c.output, OutputGuard::Mode::Continue); // the other run
+        RunOptions o = options();
+        o.overwrite = true;
+        FakeStepper s;
+        const std::string e = error_of([&] { run_simulation(c, s, 6, o); });
+        EXPECT_EQ(e.rfind("another run is writing " + (dir / "fake").string() + ".*", 0), 0u) << e;
+        FakeStepper r;
+        EXPECT_NE(error_of([&] {
+                      run_simulation(c, r, 20, options((dir / "fake_checkpoint.h5").string()));
+                  }).find("another run is writing"),
+                  std::string::npos);
+        auto held = file_contents(dir);
+        held.erase(".fake.lock");
+        EXPECT_EQ(held, before);
+    }
+    // Released: the lock file goes with it, and the output can be continued.
+    EXPECT_FALSE(fs::exists(dir / ".fake.lock"));
+    FakeStepper s;
+    EXPECT_EQ(run_simulation(c, s, 20, options((dir / "fake_checkpoint.h5").string())).steps_done,
+              20);
     fs::remove_all(dir);
 }
 
