@@ -1,9 +1,13 @@
-// ParaView output: one VTK XML PolyData file (.vtp) per frame with the particles as vertices
-// (the frame's "position" field; z = 0 in 2D), every other frame field as point data (spatial
-// fields padded to 3 components, integer fields as Int64) and `id`, plus a `.pvd` collection
-// listing every frame with its time. The .pvd is rewritten (atomically, via rename) after each
-// frame, so it is valid whenever the run stops. Needs VTK (SMELT_WITH_VTK); without it the
-// constructor throws std::runtime_error.
+// ParaView and OVITO output: one VTK XML PolyData file (.vtp) per frame with the particles as
+// vertices (the frame's "position" field; z = 0 in 2D), `id` and every other frame field as
+// point data (spatial fields padded to 3 components, integer fields as Int64; "species" is named
+// "type", the name OVITO maps to particle types), the frame's time and step as field data
+// (TimeValue, step), plus a `.pvd` collection listing every frame with its time and the box
+// outline as its own file <prefix>_box.vtp (lines; written again when the box changes). The box
+// is not a part of the .pvd: OVITO reads every DataSet of a .pvd as one frame. Data are base64
+// inside the XML, uncompressed: OVITO reads neither compressed nor appended data. The .pvd is
+// rewritten (atomically, via rename) after each frame, so it is valid whenever the run stops.
+// Needs VTK (SMELT_WITH_VTK); without it the constructor throws std::runtime_error.
 #pragma once
 
 #include "frame.h"
@@ -28,6 +32,9 @@ public:
 
     std::string pvd_path() const;
     std::string frame_path(int64_t step) const;
+    std::string box_path() const; // <prefix>_box.vtp
+    // The point-data name of a frame field ("species" -> "type").
+    static std::string point_data_name(const std::string &field);
     static bool available(); // built with VTK
 
     // The collection file for (time, file name) entries.
@@ -37,11 +44,13 @@ public:
 
 private:
     void write_pvd() const;
+    void write_box(const std::vector<double> &edges) const;
 
     std::string directory_;
     std::string prefix_;
     int dim_;
     std::vector<std::pair<double, std::string>> entries_;
+    std::vector<double> box_written_;
 };
 
 } // namespace smelt::apps
