@@ -6,6 +6,8 @@
 #include "common/run_loop.h"
 #include "common/stop_signal.h"
 
+#include "backends/kernel_loader.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -44,10 +46,12 @@ int run_command(const AppHooks &app, const Request &r, const char *argv0) {
     std::fflush(stdout);
 
     StopSignal stop;
+    smelt::set_compile_notice(true); // the first run's compile is seconds of silence otherwise
     std::unique_ptr<Stepper> stepper = app.make_stepper(*config, physics);
     RunOptions options;
     options.app = app.name;
     options.units = app.units;
+    options.h5md_units = app.h5md_units;
     options.console = stdout;
     options.stop = &stop;
     options.restart = r.restart;
