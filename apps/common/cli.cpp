@@ -7,6 +7,7 @@
 #include "common/stop_signal.h"
 
 #include "backends/kernel_loader.h"
+#include "cli/completion.h"
 
 #include <CLI/CLI.hpp>
 
@@ -102,12 +103,15 @@ int cli_main(const AppHooks &app, int argc, char **argv) {
     check->add_option("config", check_config, "YAML configuration")->required();
     add_set(check, check_sets);
 
+    CLI::App *completion = smelt::cli::add_completion_command(cli, app.name);
+
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
         cli.exit(e);
         return e.get_exit_code() == 0 ? kExitDone : kExitUsage;
     }
+    if (completion->parsed()) return kExitDone; // its callback printed the script
 
     Request r;
     try {

@@ -1,5 +1,6 @@
 // smelt: the command-line tool. Subcommands are registered from their own files (commands.h).
 #include "cli/commands.h"
+#include "cli/completion.h"
 
 #include "backends/kernel_loader.h"
 #include "support/error.h"
@@ -26,6 +27,7 @@ int main(int argc, char **argv) {
     smelt::cli::add_devices_command(app);
     smelt::cli::add_cache_command(app);
     smelt::cli::add_convert_command(app);
+    smelt::cli::add_completion_command(app, "smelt");
     app.footer("Exit status: 0 done, 1 error, 2 command-line usage error.");
 
     try {
