@@ -124,7 +124,9 @@ H5mdWriter::H5mdWriter(const std::string &path, const H5mdOptions &options, int6
     impl_->box = h5::open_group(c, impl_->particles.get(), "box");
     if (h5::read_attr_ints(c, impl_->box.get(), "dimension") != std::vector<int>{options.dim})
         mismatch("its box is not " + std::to_string(options.dim) + "D");
-    if (is_group(impl_->box.get(), "edges")) {
+    if (!h5::exists(impl_->box.get(), "edges")) {
+        // no frame yet: the first one creates it
+    } else if (is_group(impl_->box.get(), "edges")) {
         impl_->edges = h5::resume_series(c, impl_->box.get(), "edges", resume_step, true);
     } else { // a file of an earlier version: one box for the whole run
         impl_->fixed_box = true;

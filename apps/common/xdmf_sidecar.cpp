@@ -62,8 +62,8 @@ std::string xdmf_sidecar_text(const std::string &h5_path, const std::string &h5_
     h5::Handle file(H5Fopen(h5_path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     if (file.get() < 0) throw std::runtime_error(h5_path + ": cannot open it as an HDF5 file");
     if (!h5::exists(file.get(), "particles") || !h5::exists(file.get(), "particles/all") ||
-        !h5::exists(file.get(), "particles/all/position"))
-        throw std::runtime_error(h5_path + ": not an H5MD file with /particles/all/position");
+        !h5::exists(file.get(), "particles/all/box"))
+        throw std::runtime_error(h5_path + ": not an H5MD file with /particles/all");
     h5::Handle particles = h5::open_group(c, file.get(), "particles/all");
     h5::Handle box = h5::open_group(c, particles.get(), "box");
     const int dim = h5::read_attr_ints(c, box.get(), "dimension").at(0);
@@ -83,9 +83,12 @@ std::string xdmf_sidecar_text(const std::string &h5_path, const std::string &h5_
         else
             elements.push_back(e);
     }
-    h5::Handle pos_group = h5::open_group(c, particles.get(), "position");
-    h5::Handle time_set = h5::open_dataset(c, pos_group.get(), "time");
-    const auto times = h5::read_all<double>(c, time_set.get(), H5T_NATIVE_DOUBLE);
+    std::vector<double> times; // none before the first frame
+    if (!position.name.empty()) {
+        h5::Handle pos_group = h5::open_group(c, particles.get(), "position");
+        h5::Handle time_set = h5::open_dataset(c, pos_group.get(), "time");
+        times = h5::read_all<double>(c, time_set.get(), H5T_NATIVE_DOUBLE);
+    }
     const hsize_t frames = position.shape.empty() ? 0 : position.shape[0];
     const hsize_t n = frames ? position.shape[1] : 0;
 

@@ -11,8 +11,9 @@
 namespace smelt::apps {
 
 // The sidecar text for the H5MD file at `h5_path`, naming it as `h5_name` (a path relative to
-// the sidecar: the file name when both are in one folder). std::runtime_error when the file is
-// not H5MD with /particles/all/position, or this build has no HDF5.
+// the sidecar: the file name when both are in one folder); no grids before the file's first
+// frame. std::runtime_error when the file is not H5MD with /particles/all/box, or this build has
+// no HDF5.
 std::string xdmf_sidecar_text(const std::string &h5_path, const std::string &h5_name);
 
 // Writes xdmf_sidecar_text() to `xdmf_path` through a temporary file and a rename, so the
