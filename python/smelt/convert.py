@@ -17,9 +17,10 @@ Formats (from OUTPUT's extension unless --format is given):
                             a LAMMPS text dump of every frame (or frame K): id type x y z
                             vx vy vz ix iy iz; OVITO, VMD and MDAnalysis read it.
 
-Type names and masses come from the run's config stored in the file (/parameters@config_yaml:
-md3d's system.types and system.masses); otherwise types are named by their index and masses are
-1. Non-periodic axes (md3d's walls) become periodic box edges in GSD (HOOMD boxes are periodic)
+Type names and masses come from --types / --masses, else from the run's config stored in the
+file (/parameters@config_yaml: md3d's system.types and system.masses; the stored text is the
+config file's, without its command-line --set overrides), else types are named by their index
+and masses are 1. Non-periodic axes (md3d's walls) become periodic box edges in GSD (HOOMD boxes are periodic)
 and need `boundary ... f` in the LAMMPS input script.
 
 Needs h5py and NumPy; gsd only for .gsd output. Exit status: 0 done, 1 error (a missing
@@ -72,6 +73,8 @@ class H5mdRun:
         self.edges = edges["value"][()] if "value" in edges else None
         self.fixed_edges = edges[()] if self.edges is None else None
         self.config = self._config()
+        self.names_override = None
+        self.masses_override = None
 
     def _config(self):
         text = self.file["parameters"].attrs.get("config_yaml", "") if "parameters" in self.file \
@@ -122,13 +125,13 @@ class H5mdRun:
         return np.zeros(self.n, dtype=np.int64) if s is None else np.asarray(s, dtype=np.int64)
 
     def type_names(self, ntypes):
-        names = (self.config.get("system") or {}).get("types")
+        names = self.names_override or (self.config.get("system") or {}).get("types")
         if isinstance(names, list) and len(names) >= ntypes:
             return [str(t) for t in names]
         return [str(t) for t in range(ntypes)]
 
     def masses(self, ntypes):
-        m = (self.config.get("system") or {}).get("masses")
+        m = self.masses_override or (self.config.get("system") or {}).get("masses")
         if isinstance(m, list) and len(m) >= ntypes:
             return [float(v) for v in m]
         return [1.0] * ntypes
@@ -248,12 +251,21 @@ def main(argv=None):
     p.add_argument("--frame", type=int, default=None,
                    help="one frame (negative: from the end); default: every frame "
                         "(the last one for lammps-data)")
+    p.add_argument("--types", help="type names in type-index order, comma-separated (A,B)")
+    p.add_argument("--masses", help="masses per type, comma-separated (1.0,2.0)")
     a = p.parse_args(argv)
     fmt = a.format or FORMATS.get(os.path.splitext(a.output)[1].lower())
     if fmt is None:
         p.error("cannot tell the format from '%s': give --format" % a.output)
     try:
         run = H5mdRun(a.input)
+        if a.types:
+            run.names_override = a.types.split(",")
+        if a.masses:
+            try:
+                run.masses_override = [float(m) for m in a.masses.split(",")]
+            except ValueError:
+                p.error("--masses needs numbers: %s" % a.masses)
         if fmt == "gsd":
             write_gsd(run, a.output, run.frame_indices(a.frame))
         elif fmt == "lammps-data":
