@@ -45,6 +45,13 @@ void set_unit(const h5::Checker &c, const h5::Handle &dataset, const std::string
         h5::attr_fixed_string(c, dataset.get(), "unit", unit);
 }
 
+// MDAnalysis (2.4) reads the @unit of these elements' values and of the particles' time, and
+// refuses a unit it does not know (reduced LJ units among them) even with convert_units=False:
+// they carry none, so MDAnalysis opens the file. Their units are the units module's system.
+bool unit_readable_by_mdanalysis(const std::string &field) {
+    return field != "position" && field != "velocity" && field != "force";
+}
+
 bool is_group(hid_t parent, const std::string &name) {
     h5::Handle object(H5Oopen(parent, name.c_str(), H5P_DEFAULT), H5Oclose);
     return object.get() >= 0 && H5Iget_type(object.get()) == H5I_GROUP;
@@ -188,12 +195,12 @@ void H5mdWriter::write_frame(const FrameData &frame) {
         h5::Series s;
         if (field->name == "position") {
             s = h5::make_series(c, impl_->particles.get(), field->name, inner, field->is_integer());
-            set_unit(c, s.time, units.system.empty() ? "" : units.time);
         } else {
             s = h5::make_series_on_clock(c, impl_->particles.get(), field->name, inner,
                                          field->is_integer(), impl_->fields.at("position"));
         }
-        if (!units.system.empty()) set_unit(c, s.value, field->unit);
+        if (!units.system.empty() && unit_readable_by_mdanalysis(field->name))
+            set_unit(c, s.value, field->unit);
         impl_->fields.emplace(field->name, std::move(s));
     }
     if (!impl_->edges && !impl_->fixed_box) {

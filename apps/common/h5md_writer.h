@@ -12,11 +12,13 @@
 //   /particles/all/id           [N] int64: 0..N-1, the particles' identity (they keep their order)
 //   /particles/all/<field>      one per frame field (frame.h): value [frames, N, components]
 //                               ([frames, N] for a one-component field that is not spatial),
-//                               float64 or int64 (chunked, extendable), @unit on value;
-//                               "position" owns step [frames] int64 and time [frames] double
-//                               (@unit), every other field hard-links them (H5MD asks this of
+//                               float64 or int64 (chunked, extendable), @unit on value except
+//                               for position, velocity, force (MDAnalysis refuses units it does
+//                               not know, reduced LJ ones among them); "position" owns step
+//                               [frames] int64 and time [frames] double (no @unit, for the same
+//                               reason), every other field hard-links them (H5MD asks this of
 //                               image and box)
-//   /observables/<name>         value [samples] (@unit), step, time: their own clock
+//   /observables/<name>         value [samples], step, time (@unit on both): their own clock
 //   /parameters                 @config_yaml (the run's configuration text), @units
 //
 // The file is flushed after every frame and every observable sample, so a run that is

@@ -168,7 +168,8 @@ def main():
     if len(sys.argv) < 5 or sys.argv[1] not in ("gsd", "lammps"):
         print(__doc__, file=sys.stderr)
         return 2
-    what, h5, workdir, smelt = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    what, h5, smelt = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[4:]
+    workdir = os.path.abspath(sys.argv[3])
     run = h5md(h5)
     status = (check_gsd if what == "gsd" else check_lammps)(run, workdir, smelt, h5)
     for e in errors:

@@ -189,7 +189,7 @@ TEST(H5md, ReadBackWithTheHdf5Api) {
               (std::vector<int64_t>{0, 1, 2, 3, 4}));
     EXPECT_EQ(read_string_attr(f, "h5md/modules/units", "system"),
               (std::vector<std::string>{"LJ"}));
-    EXPECT_EQ(read_string_attr(f, "particles/all/position/time", "unit"),
+    EXPECT_EQ(read_string_attr(f, "observables/pressure/time", "unit"),
               (std::vector<std::string>{"tau"}));
     EXPECT_EQ(read_string_attr(f, "particles/all/box/edges/value", "unit"),
               (std::vector<std::string>{"sigma"}));
