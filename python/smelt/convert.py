@@ -184,10 +184,12 @@ def write_gsd(run, out, frames):
             traj.append(f)
 
 
-def lammps_bounds(run, k):
+def lammps_bounds(run, k, dump=False):
+    """Box bounds; a 2D box gets a unit z extent around z = 0 (LAMMPS' 2D rule for data files),
+    [0, 1] in dumps, whose readers (MDAnalysis) move the box corner to the origin."""
     L = padded(run.box(k)[None, :], 1, run.dim)[0]
     if run.dim == 2:
-        return [(0.0, L[0]), (0.0, L[1]), (-0.5, 0.5)]
+        return [(0.0, L[0]), (0.0, L[1]), (0.0, 1.0) if dump else (-0.5, 0.5)]
     return [(0.0, L[a]) for a in range(3)]
 
 
@@ -229,7 +231,7 @@ def write_lammps_dump(run, out, frames):
                              for a in range(3))
             f.write("ITEM: TIMESTEP\n%d\nITEM: NUMBER OF ATOMS\n%d\nITEM: BOX BOUNDS %s\n"
                     % (run.steps[k], run.n, flags))
-            for lo, hi in lammps_bounds(run, k):
+            for lo, hi in lammps_bounds(run, k, dump=True):
                 f.write("%.17g %.17g\n" % (lo, hi))
             f.write("ITEM: ATOMS id type x y z vx vy vz ix iy iz\n")
             for i in range(run.n):
