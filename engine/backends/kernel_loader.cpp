@@ -34,6 +34,7 @@ void notice_build(const std::string &backend) {
 
 void set_compile_notice(bool on) {
     compile_notice.store(on);
+    compile_notice_printed.store(false);
 }
 
 KernelLoader::KernelLoader(Backend &backend, DiskCache cache)
