@@ -131,9 +131,30 @@ H5mdWriter::H5mdWriter(const std::string &path, const H5mdOptions &options, int6
     impl_->box = h5::open_group(c, impl_->particles.get(), "box");
     if (h5::read_attr_ints(c, impl_->box.get(), "dimension") != std::vector<int>{options.dim})
         mismatch("its box is not " + std::to_string(options.dim) + "D");
+    if (h5::exists(impl_->particles.get(), "position")) { // before anything in the file changes
+        h5::Handle value = h5::open_dataset(c, impl_->particles.get(), "position/value");
+        const std::vector<hsize_t> shape = h5::shape(c, value.get());
+        if (shape.size() < 2 || shape[1] != hsize_t(options.n))
+            mismatch("/particles/all/position is not of " + std::to_string(options.n) +
+                     " particles");
+    }
     if (!h5::exists(impl_->box.get(), "edges")) {
         // no frame yet: the first one creates it
     } else if (is_group(impl_->box.get(), "edges")) {
+        // The apps' boxes are fixed: the file's first box must be this run's (checked before
+        // anything in the file changes).
+        h5::Handle value = h5::open_dataset(c, impl_->box.get(), "edges/value");
+        const size_t dim = size_t(options.dim);
+        const std::vector<hsize_t> shape = h5::shape(c, value.get());
+        if (shape.size() != 3 || shape[1] != dim || shape[2] != dim)
+            mismatch("its box is not " + std::to_string(options.dim) + "D");
+        if (shape[0] > 0) {
+            const auto boxes = h5::read_all<double>(c, value.get(), H5T_NATIVE_DOUBLE);
+            for (size_t a = 0; a < dim; ++a)
+                if (boxes[a * dim + a] != options.box_edges[a])
+                    mismatch("its box edges differ from this run's");
+        }
+        value.reset();
         impl_->edges = h5::resume_series(c, impl_->box.get(), "edges", resume_step, true);
     } else { // a file of an earlier version: one box for the whole run
         impl_->fixed_box = true;

@@ -217,6 +217,9 @@ std::string read_attr_string(const Checker &c, hid_t obj, const std::string &nam
         const size_t width = H5Tget_size(file_type.get());
         Handle t(c.id(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
         c.ok(H5Tset_size(t.get(), width), "string type");
+        // NUL-padded in memory too: a NUL-terminated type of the same width would drop the
+        // last character of a string that fills it.
+        c.ok(H5Tset_strpad(t.get(), H5T_STR_NULLPAD), "string padding");
         std::string buf(width, '\0');
         c.ok(H5Aread(a.get(), t.get(), buf.data()), "read attribute " + name);
         return buf.substr(0, buf.find('\0'));
@@ -262,6 +265,9 @@ std::vector<std::string> read_attr_strings(const Checker &c, hid_t obj, const st
         const size_t width = H5Tget_size(file_type.get());
         Handle t(c.id(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
         c.ok(H5Tset_size(t.get(), width), "string type");
+        // NUL-padded in memory too: a NUL-terminated type of the same width would drop the
+        // last character of a string that fills it.
+        c.ok(H5Tset_strpad(t.get(), H5T_STR_NULLPAD), "string padding");
         std::vector<char> buf(count * width);
         c.ok(H5Aread(a.get(), t.get(), buf.data()), "read attribute " + name);
         for (size_t k = 0; k < count; ++k) {

@@ -57,6 +57,7 @@ inline std::vector<std::string> h5_string_attr(hid_t f, const std::string &objec
     hid_t t = H5Tcopy(H5T_C_S1);
     if (fixed) {
         H5Tset_size(t, width);
+        H5Tset_strpad(t, H5T_STR_NULLPAD); // NUL-terminated would drop a full string's last char
         std::string buf(count * width, '\0');
         if (H5Aread(a, t, buf.data()) >= 0)
             for (size_t k = 0; k < count; ++k) {

@@ -127,6 +127,7 @@ std::vector<std::string> read_string_attr(hid_t file, const std::string &obj,
     if (fixed) { // H5MD's own attributes are fixed-length strings, NUL-padded
         hid_t t = H5Tcopy(H5T_C_S1);
         H5Tset_size(t, width);
+        H5Tset_strpad(t, H5T_STR_NULLPAD); // NUL-terminated would drop a full string's last char
         std::string buf(n * width, '\0');
         EXPECT_GE(H5Aread(a, t, buf.data()), 0);
         for (size_t k = 0; k < n; ++k) {
