@@ -82,7 +82,10 @@ TEST(ToolConventions, SmeltExitStatus) {
     EXPECT_EQ(run(SMELT_CLI, {"frobnicate"}).exit_status, 2); // unknown subcommand
     EXPECT_EQ(run(SMELT_CLI, {"check"}).exit_status, 2);      // missing argument
     EXPECT_EQ(run(SMELT_CLI, {"check", "a.py", "--bogus"}).exit_status, 2);
-    EXPECT_EQ(run(SMELT_CLI, {"check", "/nonexistent/k.py"}).exit_status, 1);
+    EXPECT_EQ(run(SMELT_CLI, {"check", "/nonexistent/k.py"}).exit_status, 2); // as cli_test
+    EXPECT_EQ(run(SMELT_CLI, {"check", std::string(SMELT_TEST_DATA_DIR) + "/cli/mistakes.py"})
+                  .exit_status,
+              1);
     EXPECT_EQ(run(SMELT_CLI, {"convert"}).exit_status, 2); // the converter's usage
     EXPECT_EQ(run(SMELT_CLI, {"convert", "/nonexistent.h5", "x.gsd"}).exit_status, 1);
     EXPECT_EQ(run(SMELT_CLI, {"--version"}).exit_status, 0);
