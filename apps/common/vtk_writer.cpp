@@ -10,7 +10,6 @@
 #if SMELT_APPS_HAVE_VTK
 #include <vtkCellArray.h>
 #include <vtkDoubleArray.h>
-#include <vtkFieldData.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
@@ -174,15 +173,9 @@ void VtkWriter::write_frame(const FrameData &frame) {
     poly->GetPointData()->AddArray(id);
     for (const Field &f : frame.fields)
         if (f.name != "position") poly->GetPointData()->AddArray(point_data(f, n));
-    // ParaView reads TimeValue as the dataset's time when a frame is opened on its own.
-    vtkNew<vtkDoubleArray> time;
-    time->SetName("TimeValue");
-    time->InsertNextValue(frame.time);
-    poly->GetFieldData()->AddArray(time);
-    vtkNew<vtkTypeInt64Array> step;
-    step->SetName("step");
-    step->InsertNextValue(static_cast<vtkTypeInt64>(frame.step));
-    poly->GetFieldData()->AddArray(step);
+    // No field data (a TimeValue): VTK writes it before the <Piece>, and OVITO then no longer
+    // recognises the file (its format detection stops at the first element inside <PolyData>),
+    // in a .pvd too. The .pvd holds the frames' times; the file names their steps.
 
     const std::string path = frame_path(frame.step);
     write_polydata(poly, path, "the frame");

@@ -1,8 +1,8 @@
 // ParaView and OVITO output: one VTK XML PolyData file (.vtp) per frame with the particles as
 // vertices (the frame's "position" field; z = 0 in 2D), `id` and every other frame field as
 // point data (spatial fields padded to 3 components, integer fields as Int64; "species" is named
-// "type", the name OVITO maps to particle types), the frame's time and step as field data
-// (TimeValue, step), plus a `.pvd` collection listing every frame with its time and the box
+// "type", the name OVITO maps to particle types) and no field data (OVITO's format detection
+// fails on it), plus a `.pvd` collection listing every frame with its time and the box
 // outline as its own file <prefix>_box.vtp (lines; written again when the box changes). The box
 // is not a part of the .pvd: OVITO reads every DataSet of a .pvd as one frame. Data are base64
 // inside the XML, uncompressed: OVITO reads neither compressed nor appended data. The .pvd is

@@ -102,13 +102,8 @@ TEST(Vtk, FramesReadBackWithVtkXmlReader) {
     EXPECT_EQ(species->GetDataType(), VTK_TYPE_INT64);
     EXPECT_EQ(species->GetComponent(1, 0), 1.0);
     EXPECT_EQ(species->GetComponent(3, 0), 0.0);
-    // The frame's time and step as field data.
-    vtkDataArray *time = poly->GetFieldData()->GetArray("TimeValue");
-    ASSERT_NE(time, nullptr);
-    EXPECT_EQ(time->GetComponent(0, 0), 0.1);
-    vtkDataArray *step = poly->GetFieldData()->GetArray("step");
-    ASSERT_NE(step, nullptr);
-    EXPECT_EQ(step->GetComponent(0, 0), 20.0);
+    // No field data: OVITO's format detection fails on a <FieldData> before the <Piece>.
+    EXPECT_EQ(poly->GetFieldData()->GetNumberOfArrays(), 0);
     // No box in these frames (FrameData::box_edges empty): no box file.
     EXPECT_FALSE(fs::exists(dir / "md_box.vtp"));
     fs::remove_all(dir);
