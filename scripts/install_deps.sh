@@ -13,3 +13,9 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     python3 python3-dev pybind11-dev python3-numpy python3-pytest python3-h5py python3-matplotlib python3-yaml \
     python3-mako \
     >/dev/null
+# The readers the output tests open an app's files with (tests/apps/outputs_readers_test.cpp):
+# MDAnalysis, the gsd package (GSD, HOOMD-blue's format) and LAMMPS. Each test skips without its
+# reader. ParaView stays out: its Python conflicts with libvtk9-dev on Debian 12.
+$SUDO apt-get install -y -qq --no-install-recommends \
+    python3-mdanalysis python3-gsd lammps \
+    >/dev/null

@@ -20,12 +20,21 @@ import numpy as np
 ENERGIES = ("potential_energy", "kinetic_energy", "total_energy")
 
 
+
+def h5md_box_edges(box, frame=-1):
+    """The box edges of /particles/<group>/box at a frame: edges/value [frames, D, D] (Smelt's
+    time-dependent box, a diagonal matrix) or [frames, D], or one edges dataset [D]."""
+    import h5py
+    e = box["edges"]
+    e = np.asarray(e["value"][frame] if isinstance(e, h5py.Group) else e[()], dtype=float)
+    return np.diag(e) if e.ndim == 2 else e
+
 class Run:
     def __init__(self, path):
         self.path = path
         with h5py.File(path, "r") as f:
             grp = f["particles/all"]
-            self.edges = np.asarray(grp["box/edges"][()], dtype=float)
+            self.edges = h5md_box_edges(grp["box"])
             self.boundary = [b.decode() if isinstance(b, bytes) else str(b)
                              for b in grp["box"].attrs["boundary"]]
             self.pos_step = np.asarray(grp["position/step"][()])

@@ -28,6 +28,15 @@ class ScriptError(Exception):
 
 # ---- configs and runs ------------------------------------------------------------------------
 
+
+def h5md_box_edges(box, frame=-1):
+    """The box edges of /particles/<group>/box at a frame: edges/value [frames, D, D] (Smelt's
+    time-dependent box, a diagonal matrix) or [frames, D], or one edges dataset [D]."""
+    import h5py
+    e = box["edges"]
+    e = np.asarray(e["value"][frame] if isinstance(e, h5py.Group) else e[()], dtype=float)
+    return np.diag(e) if e.ndim == 2 else e
+
 def load_config(path):
     import yaml
     with open(path) as f:
@@ -128,7 +137,7 @@ def read_frame(path, frame=0):
                       else None),
             "species": per_particle(p, "species", frame, np.int64),
             "mass": per_particle(p, "mass", frame, float) if "mass" in p else None,
-            "edges": np.asarray(box["edges"][()], dtype=float),
+            "edges": h5md_box_edges(box, frame),
             "periodic": [b == "periodic" for b in boundary],
         }
         params = f.get("parameters")

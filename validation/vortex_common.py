@@ -99,6 +99,15 @@ INITIAL_DEFAULTS = {
 }
 
 
+
+def h5md_box_edges(box, frame=-1):
+    """The box edges of /particles/<group>/box at a frame: edges/value [frames, D, D] (Smelt's
+    time-dependent box, a diagonal matrix) or [frames, D], or one edges dataset [D]."""
+    import h5py
+    e = box["edges"]
+    e = np.asarray(e["value"][frame] if isinstance(e, h5py.Group) else e[()], dtype=float)
+    return np.diag(e) if e.ndim == 2 else e
+
 def resolve(cfg):
     """A config dict with every default filled in (no range checks: the C++ driver does those)."""
     out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in DEFAULTS.items()}
@@ -478,7 +487,7 @@ def read_h5md(path):
             "frame_time": np.asarray(part["position/time"][()], dtype=np.float64),
             "circulation": circulation(part),
             "periodic": bnd[0] == "periodic",
-            "period": float(part["box/edges"][()][0]),
+            "period": float(h5md_box_edges(part["box"])[0]),
             "observables": {},
         }
         if "velocity" in part:

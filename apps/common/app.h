@@ -36,6 +36,9 @@ template <class Config> struct App {
     std::string name;        // the binary's name: messages, --version, H5MD creator, checkpoints
     std::string description; // one line for --help
     std::string units;       // H5MD /parameters@units ("" = reduced Lennard-Jones units)
+    // The H5MD units module and @unit attributes (the stepper's fields and columns name their
+    // units in this system); an app without a unit system sets H5mdUnits{}.
+    H5mdUnits h5md_units = H5mdUnits::lennard_jones();
     std::string steps_key = "integrator.steps"; // the config key that --steps sets
     KernelFile kernels;                         // where physics.py is found
     // The schema: a config from the parsed YAML (command-line overrides already applied).
@@ -55,6 +58,7 @@ namespace detail {
 struct AppHooks {
     std::string name, description, units, steps_key;
     KernelFile kernels;
+    H5mdUnits h5md_units;
     std::function<std::shared_ptr<const RunConfig>(const ConfigNode &)> parse;
     std::function<std::string(const RunConfig &)> describe;
     std::function<int64_t(const RunConfig &)> steps;
@@ -68,7 +72,11 @@ template <class Config> AppHooks hooks(const App<Config> &app) {
     auto typed = [](const RunConfig &c) -> const Config & {
         return static_cast<const Config &>(c);
     };
-    AppHooks h{app.name, app.description, app.units, app.steps_key, app.kernels, {}, {}, {}, {}};
+    AppHooks h{app.name,    app.description,
+               app.units,   app.steps_key,
+               app.kernels, app.h5md_units,
+               {},          {},
+               {},          {}};
     h.parse = [parse = app.parse](const ConfigNode &root) -> std::shared_ptr<const RunConfig> {
         return std::make_shared<const Config>(parse(root));
     };

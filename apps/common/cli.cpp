@@ -7,6 +7,9 @@
 #include "common/run_loop.h"
 #include "common/stop_signal.h"
 
+#include "backends/kernel_loader.h"
+#include "cli/completion.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -47,10 +50,12 @@ int run_command(const AppHooks &app, const Request &r, const char *argv0) {
     std::fflush(stdout);
 
     StopSignal stop;
+    smelt::set_compile_notice(true); // the first run's compile is seconds of silence otherwise
     std::unique_ptr<Stepper> stepper = app.make_stepper(*config, physics);
     RunOptions options;
     options.app = app.name;
     options.units = app.units;
+    options.h5md_units = app.h5md_units;
     options.console = stdout;
     options.stop = &stop;
     options.restart = r.restart;
@@ -108,12 +113,15 @@ int cli_main(const AppHooks &app, int argc, char **argv) {
     check->add_option("config", check_config, "YAML configuration")->required();
     add_set(check, check_sets);
 
+    CLI::App *completion = smelt::cli::add_completion_command(cli, app.name);
+
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
         cli.exit(e);
         return e.get_exit_code() == 0 ? kExitDone : kExitUsage;
     }
+    if (completion->parsed()) return kExitDone; // its callback printed the script
 
     Request r;
     try {

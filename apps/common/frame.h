@@ -12,11 +12,21 @@
 
 namespace smelt::apps {
 
+// The unit system of an app's H5MD output (the H5MD units module): the system's name and the
+// unit strings of lengths (box edges) and times; field and observable units come with them
+// (Field::unit, ObservableColumn::unit). An empty system writes no unit attributes.
+struct H5mdUnits {
+    std::string system, length, time;
+    // Reduced Lennard-Jones units: lengths in sigma, energies in epsilon, times in tau.
+    static H5mdUnits lennard_jones() { return {"LJ", "sigma", "tau"}; }
+};
+
 struct Field {
     std::string name;
     std::vector<std::vector<double>> real;     // components x n, or empty for an integer field
     std::vector<std::vector<int64_t>> integer; // components x n, or empty for a real field
     bool spatial = false;                      // one component per box axis
+    std::string unit; // H5MD unit string ("sigma tau-1"), "" = none (dimensionless, or no system)
 
     // A per-axis real field ("position", "velocity", "force"): one array per axis.
     static Field vector(std::string name, std::vector<std::vector<double>> axes);
@@ -24,6 +34,12 @@ struct Field {
     static Field reals(std::string name, std::vector<std::vector<double>> components);
     // An integer field ("species", "image": one array per component).
     static Field integers(std::string name, std::vector<std::vector<int64_t>> components);
+
+    // The same field with its H5MD unit: Field::vector("velocity", v).with_unit("sigma tau-1").
+    Field with_unit(std::string u) && {
+        unit = std::move(u);
+        return std::move(*this);
+    }
 
     bool is_integer() const { return !integer.empty(); }
     int components() const { return int(is_integer() ? integer.size() : real.size()); }
@@ -35,6 +51,7 @@ struct FrameData {
     int64_t step = 0;
     double time = 0.0;
     std::vector<Field> fields;
+    std::vector<double> box_edges; // the box at this frame (dim entries); empty: the writer's own
 
     // The field of that name, or null.
     const Field *find(const std::string &name) const;

@@ -126,10 +126,12 @@ H5mdFrame read_h5md_frame(const std::string &path, int64_t frame) {
         const auto dims = h5::read_attr_ints(c, box.get(), "dimension");
         if (dims.size() != 1 || dims[0] < 1 || dims[0] > 3) fail("bad box dimension");
         out.dim = dims[0];
-        h5::Handle edges = h5::open_dataset(c, box.get(), "edges");
-        out.box_edges = h5::read_all<double>(c, edges.get(), H5T_NATIVE_DOUBLE);
-        if (out.box_edges.size() != size_t(out.dim))
-            fail("/particles/all/box/edges does not hold one edge per axis");
+        if (!is_group(box.get(), "edges")) { // one box for the whole file
+            h5::Handle edges = h5::open_dataset(c, box.get(), "edges");
+            out.box_edges = h5::read_all<double>(c, edges.get(), H5T_NATIVE_DOUBLE);
+            if (out.box_edges.size() != size_t(out.dim))
+                fail("/particles/all/box/edges does not hold one edge per axis");
+        }
         for (const std::string &b : h5::read_attr_strings(c, box.get(), "boundary")) {
             if (b != "periodic" && b != "none") fail("unknown box boundary '" + b + "'");
             out.periodic_axes.push_back(b == "periodic");
@@ -156,6 +158,27 @@ H5mdFrame read_h5md_frame(const std::string &path, int64_t frame) {
         fail("/particles/all/position has not one step and time per frame");
     out.data.step = step_values[size_t(out.index)];
     out.data.time = time_values[size_t(out.index)];
+    if (out.box_edges.empty()) { // a box per frame: the row of this frame's step
+        h5::Handle box = h5::open_group(c, particles.get(), "box");
+        FrameData edges;
+        try {
+            read_field(c, box.get(), "edges", out.data.step, out.dim, 1, edges);
+        } catch (const std::runtime_error &e) {
+            fail(std::string("cannot read /particles/all/box/edges: ") + e.what());
+        }
+        // A row [dim] (a vector of edges) reads as one component of `dim` values, a row
+        // [dim, dim] (edge vectors) as `dim` components: the box is their diagonal.
+        if (edges.fields.empty() || edges.fields[0].is_integer())
+            fail("/particles/all/box/edges has no box at step " + std::to_string(out.data.step));
+        const auto &real = edges.fields[0].real;
+        if (real.size() == 1) {
+            out.box_edges = real[0];
+        } else {
+            for (size_t a = 0; a < real.size(); ++a)
+                out.box_edges.push_back(real[a][a]);
+        }
+    }
+    out.data.box_edges = out.box_edges;
     try {
         for (const std::string &name : h5::children(c, particles.get()))
             if (name != "box")

@@ -1,17 +1,24 @@
 // Trajectories and observables in H5MD 1.1 (https://www.nongnu.org/h5md/), readable by h5py,
-// MDAnalysis, VMD's h5md plugin:
+// MDAnalysis (3D; see apps/README.md "Reading the outputs"), pyh5md, VMD's h5md plugin:
 //
 //   /h5md                       @version = [1, 1]
-//     author                    @name
+//     author                    @name (fixed-length string, as every H5MD attribute below)
 //     creator                   @name, @version
+//     modules/units             @version = [1, 0], @system (when the app has a unit system)
 //   /particles/all/box          @dimension, @boundary = "periodic" or "none" per axis
-//     edges                     [dim] double
+//     edges                     value [frames, dim, dim] double: the box of every frame (H5MD's
+//                               time-dependent box) as the matrix of its edge vectors (diagonal;
+//                               the form MDAnalysis reads), step and time hard links to position's
+//   /particles/all/id           [N] int64: 0..N-1, the particles' identity (they keep their order)
 //   /particles/all/<field>      one per frame field (frame.h): value [frames, N, components]
 //                               ([frames, N] for a one-component field that is not spatial),
-//                               float64 or int64 (chunked, extendable), step [frames] int64,
-//                               time [frames] double; "position" is always there
-//   /observables/<name>         value [frames], step, time (md2d: potential_energy,
-//                               kinetic_energy, total_energy, temperature, pressure)
+//                               float64 or int64 (chunked, extendable), @unit on value except
+//                               for position, velocity, force (MDAnalysis refuses units it does
+//                               not know, reduced LJ ones among them); "position" owns step
+//                               [frames] int64 and time [frames] double (no @unit, for the same
+//                               reason), every other field hard-links them (H5MD asks this of
+//                               image and box)
+//   /observables/<name>         value [samples], step, time (@unit on both): their own clock
 //   /parameters                 @config_yaml (the run's configuration text), @units
 //
 // The file is flushed after every frame and every observable sample, so a run that is
@@ -40,6 +47,7 @@ struct H5mdOptions {
     std::string creator_version = "0";
     std::string config_yaml;
     std::string units = "reduced Lennard-Jones units (sigma, epsilon, m, tau)";
+    H5mdUnits unit_names = H5mdUnits::lennard_jones(); // the units module and @unit attributes
 };
 
 class H5mdWriter {
@@ -57,11 +65,13 @@ public:
     H5mdWriter(const H5mdWriter &) = delete;
     H5mdWriter &operator=(const H5mdWriter &) = delete;
 
-    // Appends every field of the frame at frame.step / frame.time (check_frame() rules; a field
-    // keeps its name, type and component count for the whole file).
+    // Appends every field of the frame and the box (frame.box_edges, else the options' box) at
+    // frame.step / frame.time (check_frame() rules; the fields are those of the first frame for
+    // the whole file, with their names, types and component counts; "id" is the writer's).
     void write_frame(const FrameData &frame);
-    // Appends one value to /observables/<name> (created on first use).
-    void write_observable(const std::string &name, int64_t step, double time, double value);
+    // Appends one value to /observables/<name> (created on first use, with `unit`).
+    void write_observable(const std::string &name, int64_t step, double time, double value,
+                          const std::string &unit = "");
     // One value per column, to /observables/<column.h5md_name>.
     void write_observables(const std::vector<ObservableColumn> &columns,
                            const ObservableSample &sample);

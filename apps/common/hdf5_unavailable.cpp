@@ -4,6 +4,7 @@
 #include "checkpoint.h"
 #include "h5md_reader.h"
 #include "h5md_writer.h"
+#include "xdmf_sidecar.h"
 
 #include <stdexcept>
 
@@ -52,6 +53,13 @@ H5mdFrame read_h5md_frame(const std::string &path, int64_t) {
 
 std::optional<double> read_h5md_observable(const std::string &path, const std::string &, int64_t) {
     no_hdf5(path, "an H5MD observable was to be read");
+}
+
+std::string xdmf_sidecar_text(const std::string &h5_path, const std::string &) {
+    no_hdf5(h5_path, "an XDMF sidecar was requested");
+}
+void write_xdmf_sidecar(const std::string &h5_path, const std::string &) {
+    no_hdf5(h5_path, "an XDMF sidecar was requested");
 }
 
 } // namespace smelt::apps

@@ -68,6 +68,14 @@ std::vector<std::string> children(const Checker &c, hid_t group) {
 
 namespace {
 
+Handle fixed_string_type(const Checker &c, size_t width) {
+    Handle t(c.id(H5Tcopy(H5T_C_S1), "copy string type"), H5Tclose);
+    c.ok(H5Tset_size(t.get(), width < 1 ? 1 : width), "fixed-length string");
+    c.ok(H5Tset_strpad(t.get(), H5T_STR_NULLPAD), "string padding");
+    c.ok(H5Tset_cset(t.get(), H5T_CSET_ASCII), "ASCII string");
+    return t;
+}
+
 Handle string_type(const Checker &c) {
     Handle t(c.id(H5Tcopy(H5T_C_S1), "copy string type"), H5Tclose);
     c.ok(H5Tset_size(t.get(), H5T_VARIABLE), "variable-length string");
@@ -135,6 +143,14 @@ void append_one(const Checker &c, hid_t dset, hsize_t frame, const std::vector<h
          "write frame");
 }
 
+// Entries per chunk: one per-particle entry, or many small ones (a scalar, a box).
+hsize_t chunk_frames(const std::vector<hsize_t> &inner) {
+    hsize_t values = 1;
+    for (hsize_t d : inner)
+        values *= d;
+    return values <= 64 ? 1024 : 1;
+}
+
 // Cuts the leading dimension of a dataset to `frames`.
 void shrink(const Checker &c, hid_t dset, hsize_t frames) {
     std::vector<hsize_t> size = shape(c, dset);
@@ -159,6 +175,25 @@ void attr_strings(const Checker &c, hid_t obj, const std::string &name,
     attr_write(c, obj, name, t.get(), t.get(), {values.size()}, p.data());
 }
 
+void attr_fixed_string(const Checker &c, hid_t obj, const std::string &name,
+                       const std::string &value) {
+    Handle t = fixed_string_type(c, value.size());
+    std::string buf = value.empty() ? std::string(1, '\0') : value;
+    attr_write(c, obj, name, t.get(), t.get(), {}, buf.data());
+}
+
+void attr_fixed_strings(const Checker &c, hid_t obj, const std::string &name,
+                        const std::vector<std::string> &values) {
+    size_t width = 1;
+    for (const auto &v : values)
+        width = std::max(width, v.size());
+    Handle t = fixed_string_type(c, width);
+    std::string buf(values.size() * width, '\0');
+    for (size_t k = 0; k < values.size(); ++k)
+        buf.replace(k * width, values[k].size(), values[k]);
+    attr_write(c, obj, name, t.get(), t.get(), {values.size()}, buf.data());
+}
+
 void attr_ints(const Checker &c, hid_t obj, const std::string &name, const std::vector<int> &v) {
     attr_write(c, obj, name, H5T_STD_I32LE, H5T_NATIVE_INT, {v.size()}, v.data());
 }
@@ -177,6 +212,18 @@ void attr_double(const Checker &c, hid_t obj, const std::string &name, double v)
 
 std::string read_attr_string(const Checker &c, hid_t obj, const std::string &name) {
     Handle a = open_attr(c, obj, name);
+    Handle file_type(c.id(H5Aget_type(a.get()), "attribute type"), H5Tclose);
+    if (H5Tget_class(file_type.get()) == H5T_STRING && H5Tis_variable_str(file_type.get()) <= 0) {
+        const size_t width = H5Tget_size(file_type.get());
+        Handle t(c.id(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+        c.ok(H5Tset_size(t.get(), width), "string type");
+        // NUL-padded in memory too: a NUL-terminated type of the same width would drop the
+        // last character of a string that fills it.
+        c.ok(H5Tset_strpad(t.get(), H5T_STR_NULLPAD), "string padding");
+        std::string buf(width, '\0');
+        c.ok(H5Aread(a.get(), t.get(), buf.data()), "read attribute " + name);
+        return buf.substr(0, buf.find('\0'));
+    }
     Handle t = string_type(c);
     char *raw = nullptr;
     c.ok(H5Aread(a.get(), t.get(), &raw), "read attribute " + name);
@@ -218,6 +265,9 @@ std::vector<std::string> read_attr_strings(const Checker &c, hid_t obj, const st
         const size_t width = H5Tget_size(file_type.get());
         Handle t(c.id(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
         c.ok(H5Tset_size(t.get(), width), "string type");
+        // NUL-padded in memory too: a NUL-terminated type of the same width would drop the
+        // last character of a string that fills it.
+        c.ok(H5Tset_strpad(t.get(), H5T_STR_NULLPAD), "string padding");
         std::vector<char> buf(count * width);
         c.ok(H5Aread(a.get(), t.get(), buf.data()), "read attribute " + name);
         for (size_t k = 0; k < count; ++k) {
@@ -285,21 +335,52 @@ Series make_series(const Checker &c, hid_t parent, const std::string &name,
     s.group = make_group(c, parent, name);
     s.inner = std::move(inner);
     s.mem_type = integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE;
-    hsize_t chunk_frames = s.inner.empty() ? 1024 : 1;
     s.value = extendable(c, s.group.get(), "value", integer ? H5T_STD_I64LE : H5T_IEEE_F64LE,
-                         s.inner, chunk_frames);
+                         s.inner, chunk_frames(s.inner));
     s.step = extendable(c, s.group.get(), "step", H5T_STD_I64LE, {}, 1024);
     s.time = extendable(c, s.group.get(), "time", H5T_IEEE_F64LE, {}, 1024);
     return s;
 }
 
+unsigned link_count(const Checker &c, hid_t object) {
+#if H5_VERSION_GE(1, 12, 0)
+    H5O_info2_t info;
+    c.ok(H5Oget_info3(object, &info, H5O_INFO_BASIC), "object info");
+#else
+    H5O_info_t info;
+    c.ok(H5Oget_info2(object, &info, H5O_INFO_BASIC), "object info");
+#endif
+    return info.rc;
+}
+
+Series make_series_on_clock(const Checker &c, hid_t parent, const std::string &name,
+                            std::vector<hsize_t> inner, bool integer, const Series &clock) {
+    if (clock.frames > 0)
+        throw std::invalid_argument(c.path + ": element " + name +
+                                    " cannot start on a clock that already has entries");
+    Series s;
+    s.group = make_group(c, parent, name);
+    s.inner = std::move(inner);
+    s.mem_type = integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE;
+    s.value = extendable(c, s.group.get(), "value", integer ? H5T_STD_I64LE : H5T_IEEE_F64LE,
+                         s.inner, chunk_frames(s.inner));
+    for (const char *d : {"step", "time"})
+        c.ok(H5Lcreate_hard(clock.group.get(), d, s.group.get(), d, H5P_DEFAULT, H5P_DEFAULT),
+             "link " + name + "/" + d);
+    s.step = open_dataset(c, s.group.get(), "step");
+    s.time = open_dataset(c, s.group.get(), "time");
+    s.shares_clock = true;
+    return s;
+}
+
 Series resume_series(const Checker &c, hid_t parent, const std::string &name,
-                     int64_t first_dropped_step) {
+                     int64_t first_dropped_step, bool may_share_clock) {
     Series s;
     s.group = open_group(c, parent, name);
     s.value = open_dataset(c, s.group.get(), "value");
     s.step = open_dataset(c, s.group.get(), "step");
     s.time = open_dataset(c, s.group.get(), "time");
+    s.shares_clock = may_share_clock && link_count(c, s.step.get()) > 1;
     const std::vector<hsize_t> value_shape = shape(c, s.value.get());
     s.inner.assign(value_shape.begin() + 1, value_shape.end());
     Handle type(c.id(H5Dget_type(s.value.get()), "dataset type"), H5Tclose);
@@ -316,6 +397,12 @@ Series resume_series(const Checker &c, hid_t parent, const std::string &name,
 
 void append(const Checker &c, Series &s, int64_t step, double time, const void *data) {
     append_one(c, s.value.get(), s.frames, s.inner, s.mem_type, data);
+    if (s.shares_clock) {
+        if (shape(c, s.step.get())[0] != s.frames + 1)
+            throw std::logic_error(c.path + ": an element was appended before its clock");
+        ++s.frames;
+        return;
+    }
     append_one(c, s.step.get(), s.frames, {}, H5T_NATIVE_INT64, &step);
     append_one(c, s.time.get(), s.frames, {}, H5T_NATIVE_DOUBLE, &time);
     ++s.frames;

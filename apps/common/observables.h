@@ -22,6 +22,7 @@ struct ObservableColumn {
     int width = 15;        // console field width
     int precision = 8;     // console printf precision
     char conversion = 'g'; // console printf conversion: 'g', 'f' or 'e'
+    std::string unit;      // H5MD unit string of the value ("epsilon"), "" = none
 };
 
 // One sample: the values in the order of the columns.

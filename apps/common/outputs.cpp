@@ -1,5 +1,6 @@
 #include "common/outputs.h"
 
+#include "common/xdmf_sidecar.h"
 #include "smelt.h"
 
 #include <cmath>
@@ -27,12 +28,18 @@ Outputs::Outputs(const RunConfig &config, Stepper &stepper, const RunOptions &op
         h.creator_version = SMELT_VERSION;
         h.config_yaml = config.source.text;
         if (!options.units.empty()) h.units = options.units;
+        h.unit_names = options.h5md_units;
         const std::string path = h5md_path(o);
         if (resume_step && fs::exists(path))
             h5md_ = std::make_unique<H5mdWriter>(path, h, *resume_step);
         else
             h5md_ = std::make_unique<H5mdWriter>(path, h);
         files.push_back(path);
+        if (o.xdmf) {
+            xdmf_path_ = (fs::path(o.directory) / (o.prefix + ".xdmf")).string();
+            write_xdmf_sidecar(path, xdmf_path_);
+            files.push_back(xdmf_path_);
+        }
     }
     if (o.vtk) {
         vtk_.emplace(o.directory, o.prefix, dim, resume_step);
@@ -69,8 +76,13 @@ std::string Outputs::sample(Stepper &stepper) {
 
 std::string Outputs::frame(Stepper &stepper) {
     if (!h5md_ && !vtk_) return "";
-    FrameData f{stepper.step_index(), stepper.time(), stepper.frame()};
+    FrameData f;
+    f.step = stepper.step_index();
+    f.time = stepper.time();
+    f.fields = stepper.frame();
+    f.box_edges = stepper.box().edges;
     if (h5md_) h5md_->write_frame(f);
+    if (!xdmf_path_.empty()) write_xdmf_sidecar(h5md_->path(), xdmf_path_);
     if (vtk_) vtk_->write_frame(f);
     for (const Field &field : f.fields)
         for (size_t d = 0; d < field.real.size(); ++d)

@@ -37,6 +37,7 @@ private:
     std::string config_yaml_;
     std::vector<ObservableColumn> columns_;
     std::unique_ptr<H5mdWriter> h5md_;
+    std::string xdmf_path_; // "" = no XDMF sidecar
     std::optional<VtkWriter> vtk_;
     std::unique_ptr<ObservableLog> log_;
     std::string checkpoint_path_;

@@ -37,8 +37,8 @@ void check_output_directory(const ConfigNode &o, const std::string &directory) {
 
 OutputConfig parse_output(const ConfigNode &o, const RunDefaults &defaults) {
     std::vector<std::string_view> keys{
-        "directory", "prefix", "frame_interval", "thermo_interval", "h5md",
-        "vtk",       "csv",    "progress",       "checkpoint",      "checkpoint_interval"};
+        "directory", "prefix",   "frame_interval", "thermo_interval",     "h5md", "vtk",
+        "csv",       "progress", "checkpoint",     "checkpoint_interval", "xdmf"};
     keys.insert(keys.end(), defaults.app_output_keys.begin(), defaults.app_output_keys.end());
     o.expect_keys(keys);
     OutputConfig out;
@@ -57,6 +57,8 @@ OutputConfig parse_output(const ConfigNode &o, const RunDefaults &defaults) {
     out.vtk = optional<bool>(o, "vtk", false);
     if (out.vtk && !SMELT_APPS_HAVE_VTK)
         o.fail_at("vtk", "this build has no VTK (SMELT_WITH_VTK=OFF or VTK not found)");
+    out.xdmf = optional<bool>(o, "xdmf", false);
+    if (out.xdmf && !out.h5md) o.fail_at("xdmf", "is a view of the H5MD file: needs output.h5md");
     out.csv = optional<bool>(o, "csv", true);
     out.progress = optional<bool>(o, "progress", true);
     out.checkpoint = optional<bool>(o, "checkpoint", SMELT_APPS_HAVE_HDF5 != 0);
@@ -147,7 +149,8 @@ std::string describe_run(const RunConfig &c) {
     std::string files;
     auto add = [&](const std::string &f) { files += (files.empty() ? "" : ", ") + f; };
     if (o.h5md) add(o.prefix + ".h5 (frames " + every(o.frame_interval) + ")");
-    if (o.vtk) add(o.prefix + "_*.vtp + " + o.prefix + ".pvd");
+    if (o.xdmf) add(o.prefix + ".xdmf");
+    if (o.vtk) add(o.prefix + "_*.vtp + " + o.prefix + ".pvd + " + o.prefix + "_box.vtp");
     if (o.csv) add(o.prefix + "_thermo.csv");
     if (o.checkpoint)
         add(o.prefix + "_checkpoint.h5 (" +

@@ -7,7 +7,7 @@
 //   threads: 0              # CPU threads, 0 = all
 //   output:
 //     directory: out/md2d   # prefix: md2d, frame_interval: 100, thermo_interval: 100,
-//     h5md: true            # vtk: false, csv: true, progress: true,
+//     h5md: true            # vtk: false, xdmf: false, csv: true, progress: true,
 //     checkpoint: true      # checkpoint_interval: 0 (0 = only at the end of the run)
 #pragma once
 
@@ -31,6 +31,7 @@ struct OutputConfig {
     int64_t thermo_interval = 100;     // steps between observable samples (console, CSV, H5MD)
     bool h5md = true;
     bool vtk = false;
+    bool xdmf = false; // <prefix>.xdmf: an XDMF view of the H5MD file (ParaView, VisIt)
     bool csv = true;
     bool progress = true;
     // A restart file <prefix>_checkpoint.h5 at the end of every run (done or stopped), and with

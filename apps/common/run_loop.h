@@ -35,8 +35,9 @@
 namespace smelt::apps {
 
 struct RunOptions {
-    std::string app = "app";          // the app's name: H5MD creator "smelt <app>", checkpoint tag
-    std::string units;                // H5MD /parameters@units ("" = H5mdOptions' default)
+    std::string app = "app"; // the app's name: H5MD creator "smelt <app>", checkpoint tag
+    std::string units;       // H5MD /parameters@units ("" = H5mdOptions' default)
+    H5mdUnits h5md_units = H5mdUnits::lennard_jones(); // H5MD units module and @unit system
     std::FILE *console = nullptr;     // observable lines (null: silent); progress goes to stderr
     const StopSignal *stop = nullptr; // polled after every step (may be null)
     std::string restart;              // a checkpoint to continue from; "" = from initialize()

@@ -60,6 +60,14 @@ std::string VtkWriter::pvd_path() const {
     return (fs::path(directory_) / (prefix_ + ".pvd")).string();
 }
 
+std::string VtkWriter::box_path() const {
+    return (fs::path(directory_) / (prefix_ + "_box.vtp")).string();
+}
+
+std::string VtkWriter::point_data_name(const std::string &field) {
+    return field == "species" ? "type" : field;
+}
+
 std::string VtkWriter::frame_path(int64_t step) const {
     char name[64];
     std::snprintf(name, sizeof name, "_%09lld.vtp", static_cast<long long>(step));
@@ -105,7 +113,7 @@ vtkSmartPointer<vtkDataArray> point_data(const Field &f, size_t n) {
         a = vtkSmartPointer<vtkTypeInt64Array>::New();
     else
         a = vtkSmartPointer<vtkDoubleArray>::New();
-    a->SetName(f.name.c_str());
+    a->SetName(VtkWriter::point_data_name(f.name).c_str());
     a->SetNumberOfComponents(comps);
     a->SetNumberOfTuples(static_cast<vtkIdType>(n));
     for (size_t i = 0; i < n; ++i)
@@ -118,12 +126,35 @@ vtkSmartPointer<vtkDataArray> point_data(const Field &f, size_t n) {
     return a;
 }
 
+// Uncompressed base64 inside each <DataArray> (VTK's "binary" mode): the encoding both ParaView
+// and OVITO read. OVITO rejects compressed files and the "appended" mode (raw or base64); see
+// docs/OUTPUTS.md for the measurement behind the choice.
+// Written under a temporary name and renamed, so a kill never leaves a torn file.
+void write_polydata(vtkPolyData *poly, const std::string &path, const std::string &what) {
+    const std::string tmp = temporary_path_for(path);
+    vtkNew<vtkXMLPolyDataWriter> writer;
+    writer->SetFileName(tmp.c_str());
+    writer->SetInputData(poly);
+    writer->SetDataModeToBinary();
+    writer->SetCompressorTypeToNone();
+    writer->SetHeaderTypeToUInt64();
+    // Write() reports success even when the file could not be opened; the error code does not.
+    if (writer->Write() != 1 || writer->GetErrorCode() != 0) {
+        std::error_code ignored;
+        fs::remove(tmp, ignored);
+        throw std::runtime_error(path + ": VTK could not write " + what);
+    }
+    publish_file(tmp, path);
+}
+
 } // namespace
 
 void VtkWriter::write_frame(const FrameData &frame) {
     const Field *pos = frame.find("position");
     const size_t n = pos ? pos->size() : 0;
     check_frame(frame, int64_t(n), dim_, "VtkWriter");
+    if (frame.find("id"))
+        throw std::invalid_argument("VtkWriter: frame field 'id' is the writer's");
     vtkNew<vtkPoints> points;
     points->SetDataTypeToDouble();
     points->SetNumberOfPoints(static_cast<vtkIdType>(n));
@@ -143,31 +174,57 @@ void VtkWriter::write_frame(const FrameData &frame) {
     vtkNew<vtkPolyData> poly;
     poly->SetPoints(points);
     poly->SetVerts(verts);
+    poly->GetPointData()->AddArray(id);
     for (const Field &f : frame.fields)
         if (f.name != "position") poly->GetPointData()->AddArray(point_data(f, n));
-    poly->GetPointData()->AddArray(id);
+    // No field data (a TimeValue): VTK writes it before the <Piece>, and OVITO then no longer
+    // recognises the file (its format detection stops at the first element inside <PolyData>),
+    // in a .pvd too. The .pvd holds the frames' times; the file names their steps.
 
-    // Written under a temporary name and renamed, so a kill never leaves a torn frame.
-    const std::string path = frame_path(frame.step), tmp = temporary_path_for(path);
-    vtkNew<vtkXMLPolyDataWriter> writer;
-    writer->SetFileName(tmp.c_str());
-    writer->SetInputData(poly);
-    writer->SetDataModeToAppended();
-    // Write() reports success even when the file could not be opened; the error code does not.
-    if (writer->Write() != 1 || writer->GetErrorCode() != 0) {
-        std::error_code ignored;
-        fs::remove(tmp, ignored);
-        throw std::runtime_error(path + ": VTK could not write the frame");
+    const std::string path = frame_path(frame.step);
+    write_polydata(poly, path, "the frame");
+    if (!frame.box_edges.empty() && frame.box_edges != box_written_) {
+        write_box(frame.box_edges);
+        box_written_ = frame.box_edges;
     }
-    publish_file(tmp, path);
 
     entries_.emplace_back(frame.time, fs::path(path).filename().string());
     write_pvd();
 }
 
+void VtkWriter::write_box(const std::vector<double> &edges) const {
+    if (edges.size() != size_t(dim_))
+        throw std::invalid_argument("VtkWriter: a box needs " + std::to_string(dim_) + " edges");
+    double l[3] = {0, 0, 0};
+    for (int d = 0; d < dim_; ++d)
+        l[d] = edges[size_t(d)];
+    // The corners of [0, lx] x [0, ly] (x [0, lz]): bit a of the corner index is axis a.
+    const int corners = dim_ == 3 ? 8 : dim_ == 2 ? 4 : 2;
+    vtkNew<vtkPoints> points;
+    points->SetDataTypeToDouble();
+    for (int k = 0; k < corners; ++k)
+        points->InsertNextPoint((k & 1) ? l[0] : 0.0, (k & 2) ? l[1] : 0.0, (k & 4) ? l[2] : 0.0);
+    // The edges: corner pairs that differ in one bit.
+    vtkNew<vtkCellArray> lines;
+    for (int a = 0; a < corners; ++a)
+        for (int bit = 1; bit < corners; bit <<= 1)
+            if (!(a & bit)) {
+                vtkIdType ends[2] = {a, a | bit};
+                lines->InsertNextCell(2, ends);
+            }
+    vtkNew<vtkPolyData> poly;
+    poly->SetPoints(points);
+    poly->SetLines(lines);
+    write_polydata(poly, box_path(), "the box");
+}
+
 #else
 
 void VtkWriter::write_frame(const FrameData &) {
+    throw std::runtime_error("built without VTK");
+}
+
+void VtkWriter::write_box(const std::vector<double> &) const {
     throw std::runtime_error("built without VTK");
 }
 

@@ -27,11 +27,12 @@ NeighborListSpec neighbor_spec(const Md2dConfig &config) {
 }
 
 std::vector<ObservableColumn> thermo_columns() {
-    return {{"pe", "potential_energy", 15, 8, 'g'},
-            {"ke", "kinetic_energy", 15, 8, 'g'},
-            {"etotal", "total_energy", 15, 10, 'g'},
-            {"temperature", "temperature", 12, 6, 'g'},
-            {"pressure", "pressure", 12, 6, 'g'}};
+    // Units: reduced Lennard-Jones (H5mdUnits::lennard_jones()); 2D pressure is per area.
+    return {{"pe", "potential_energy", 15, 8, 'g', "epsilon"},
+            {"ke", "kinetic_energy", 15, 8, 'g', "epsilon"},
+            {"etotal", "total_energy", 15, 10, 'g', "epsilon"},
+            {"temperature", "temperature", 12, 6, 'g', "epsilon kB-1"},
+            {"pressure", "pressure", 12, 6, 'g', "epsilon sigma-2"}};
 }
 
 namespace {
@@ -154,8 +155,13 @@ Box Simulation::box() const {
 }
 
 std::vector<Field> Simulation::frame() {
-    return {Field::vector("position", {host(x_), host(y_)}),
-            Field::vector("velocity", {host(vx_), host(vy_)})};
+    std::vector<Field> f;
+    f.push_back(Field::vector("position", {host(x_), host(y_)}).with_unit("sigma"));
+    f.push_back(Field::vector("velocity", {host(vx_), host(vy_)}).with_unit("sigma tau-1"));
+    f.push_back(Field::vector("force", {host(fx_), host(fy_)}).with_unit("epsilon sigma-1"));
+    // Each pair's energy split equally between its two particles: they sum to pe.
+    f.push_back(Field::reals("potential_energy", {host(pe_)}).with_unit("epsilon"));
+    return f;
 }
 
 Checkpoint Simulation::save() {

@@ -29,11 +29,19 @@ NeighborListSpec neighbor_spec(const Md3dConfig &config) {
 }
 
 std::vector<ObservableColumn> thermo_columns() {
-    return {{"pe", "potential_energy", 15, 8, 'g'},  {"ke", "kinetic_energy", 15, 8, 'g'},
-            {"etotal", "total_energy", 15, 10, 'g'}, {"temperature", "temperature", 12, 6, 'g'},
-            {"pressure", "pressure", 12, 6, 'g'},    {"conserved", "conserved_energy", 15, 10, 'g'},
-            {"heat", "thermostat_heat", 12, 5, 'g'}, {"px", "momentum_x", 11, 3, 'e'},
-            {"py", "momentum_y", 11, 3, 'e'},        {"pz", "momentum_z", 11, 3, 'e'}};
+    // Units: reduced Lennard-Jones (H5mdUnits::lennard_jones()); momentum m sigma/tau written
+    // with epsilon, sigma and tau only.
+    const char *energy = "epsilon", *momentum = "epsilon tau sigma-1";
+    return {{"pe", "potential_energy", 15, 8, 'g', energy},
+            {"ke", "kinetic_energy", 15, 8, 'g', energy},
+            {"etotal", "total_energy", 15, 10, 'g', energy},
+            {"temperature", "temperature", 12, 6, 'g', "epsilon kB-1"},
+            {"pressure", "pressure", 12, 6, 'g', "epsilon sigma-3"},
+            {"conserved", "conserved_energy", 15, 10, 'g', energy},
+            {"heat", "thermostat_heat", 12, 5, 'g', energy},
+            {"px", "momentum_x", 11, 3, 'e', momentum},
+            {"py", "momentum_y", 11, 3, 'e', momentum},
+            {"pz", "momentum_z", 11, 3, 'e', momentum}};
 }
 
 namespace {
@@ -367,10 +375,15 @@ std::vector<Field> Simulation::frame() {
         return std::vector<int64_t>(v.begin(), v.end());
     };
     std::vector<Field> f;
-    f.push_back(Field::vector("position", {host(pos_[0]), host(pos_[1]), host(pos_[2])}));
-    f.push_back(Field::vector("velocity", {host(vel_[0]), host(vel_[1]), host(vel_[2])}));
+    f.push_back(Field::vector("position", {host(pos_[0]), host(pos_[1]), host(pos_[2])})
+                    .with_unit("sigma"));
+    f.push_back(Field::vector("velocity", {host(vel_[0]), host(vel_[1]), host(vel_[2])})
+                    .with_unit("sigma tau-1"));
     if (config_.output_force)
-        f.push_back(Field::vector("force", {host(force_[0]), host(force_[1]), host(force_[2])}));
+        f.push_back(Field::vector("force", {host(force_[0]), host(force_[1]), host(force_[2])})
+                        .with_unit("epsilon sigma-1"));
+    // Pairs split equally and walls: they sum to pe without the tail correction.
+    f.push_back(Field::reals("potential_energy", {host(pe_)}).with_unit("epsilon"));
     f.push_back(Field::integers(
         "image", {widen(host_int(img_[0])), widen(host_int(img_[1])), widen(host_int(img_[2]))}));
     f.push_back(Field::integers("species", {widen(host_int(typ_))}));

@@ -11,6 +11,7 @@ int main(int argc, char **argv) {
     app.description = "2D point vortices and vortex blobs on the Smelt engine "
                       "(see apps/vortex/README.md)";
     app.units = "dimensionless: length, circulation, time = length^2/circulation";
+    app.h5md_units = {}; // no H5MD unit system: no @unit attributes
     app.kernels = {"SMELT_VORTEX_PHYSICS", "physics.py", "vortex", SMELT_VORTEX_PHYSICS_DEFAULT};
     app.parse = vortex::parse_vortex_config;
     app.describe = [](const vortex::VortexConfig &c) { return vortex::describe(c); };

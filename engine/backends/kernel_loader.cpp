@@ -3,6 +3,9 @@
 #include "support/debug.h"
 #include "support/error.h"
 
+#include <atomic>
+#include <cstdio>
+
 namespace smelt {
 
 namespace {
@@ -13,7 +16,26 @@ std::string describe(const ModuleSource &src, const CacheKey &key) {
     return what + " key " + key.hex().substr(0, 12);
 }
 
+std::atomic<bool> compile_notice{false};
+std::atomic<bool> compile_notice_printed{false};
+
+// A compile takes seconds, a cache hit milliseconds: say once why the tool is silent.
+void notice_build(const std::string &backend) {
+    if (compile_notice.load() && !compile_notice_printed.exchange(true)) {
+        std::fprintf(stderr,
+                     "smelt: compiling kernels for %s (once: later runs load them from the "
+                     "cache) ...\n",
+                     backend.c_str());
+        std::fflush(stderr);
+    }
+}
+
 } // namespace
+
+void set_compile_notice(bool on) {
+    compile_notice.store(on);
+    compile_notice_printed.store(false);
+}
 
 KernelLoader::KernelLoader(Backend &backend, DiskCache cache)
     : backend_(backend), cache_(std::move(cache)) {}
@@ -76,6 +98,7 @@ std::filesystem::path KernelLoader::ensure_built_locked(const ModuleSource &src,
     } else {
         debug::log(1, "cache miss: " + describe(src, key));
     }
+    notice_build(backend_.name());
     EntryFiles staged = cache_.stage(lay, key, src.source);
     BuildResult built = backend_.build(staged.source, staged.binary, src);
     ++stats_.builds;

@@ -18,6 +18,11 @@
 
 namespace smelt {
 
+// With the notice on (command-line tools turn it on; off by default, so a library stays
+// silent), the first build after turning it on, not a cache hit, prints one line on stderr:
+// "smelt: compiling kernels for cpu (once: later runs load them from the cache) ...".
+void set_compile_notice(bool on);
+
 class KernelLoader {
 public:
     KernelLoader(Backend &backend, DiskCache cache);

@@ -117,14 +117,33 @@ std::vector<std::string> read_string_attr(hid_t file, const std::string &obj,
     hid_t a = H5Aopen_by_name(file, obj.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT);
     EXPECT_GE(a, 0) << obj << "@" << name;
     if (a < 0) return {};
+    hid_t space = H5Aget_space(a);
+    auto n = static_cast<size_t>(H5Sget_simple_extent_npoints(space));
+    std::vector<std::string> out;
+    hid_t file_type = H5Aget_type(a);
+    const bool fixed = H5Tis_variable_str(file_type) == 0;
+    const size_t width = H5Tget_size(file_type);
+    H5Tclose(file_type);
+    if (fixed) { // H5MD's own attributes are fixed-length strings, NUL-padded
+        hid_t t = H5Tcopy(H5T_C_S1);
+        H5Tset_size(t, width);
+        H5Tset_strpad(t, H5T_STR_NULLPAD); // NUL-terminated would drop a full string's last char
+        std::string buf(n * width, '\0');
+        EXPECT_GE(H5Aread(a, t, buf.data()), 0);
+        for (size_t k = 0; k < n; ++k) {
+            std::string v = buf.substr(k * width, width);
+            out.push_back(v.substr(0, v.find('\0')));
+        }
+        H5Tclose(t);
+        H5Sclose(space);
+        H5Aclose(a);
+        return out;
+    }
     hid_t type = H5Tcopy(H5T_C_S1);
     H5Tset_size(type, H5T_VARIABLE);
     H5Tset_cset(type, H5T_CSET_UTF8);
-    hid_t space = H5Aget_space(a);
-    auto n = static_cast<size_t>(H5Sget_simple_extent_npoints(space));
     std::vector<char *> raw(n);
     EXPECT_GE(H5Aread(a, type, raw.data()), 0);
-    std::vector<std::string> out;
     for (char *s : raw) {
         out.emplace_back(s ? s : "");
         H5free_memory(s);
@@ -160,8 +179,21 @@ TEST(H5md, ReadBackWithTheHdf5Api) {
     EXPECT_EQ(read_int_attr(f, "particles/all/box", "dimension"), (std::vector<int>{2}));
     EXPECT_EQ(read_string_attr(f, "particles/all/box", "boundary"),
               (std::vector<std::string>{"periodic", "periodic"}));
-    EXPECT_EQ(read_all<double>(f, "particles/all/box/edges", H5T_NATIVE_DOUBLE),
-              (std::vector<double>{10.0, 8.0}));
+    // The box of every frame, as the matrix of its edge vectors, on position's clock.
+    std::vector<hsize_t> box_dims;
+    EXPECT_EQ(read_all<double>(f, "particles/all/box/edges/value", H5T_NATIVE_DOUBLE, &box_dims),
+              (std::vector<double>{10, 0, 0, 8, 10, 0, 0, 8, 10, 0, 0, 8}));
+    EXPECT_EQ(box_dims, (std::vector<hsize_t>{3, 2, 2}));
+    EXPECT_EQ(read_all<int64_t>(f, "particles/all/box/edges/step", H5T_NATIVE_INT64),
+              (std::vector<int64_t>{0, 10, 20}));
+    EXPECT_EQ(read_all<int64_t>(f, "particles/all/id", H5T_NATIVE_INT64),
+              (std::vector<int64_t>{0, 1, 2, 3, 4}));
+    EXPECT_EQ(read_string_attr(f, "h5md/modules/units", "system"),
+              (std::vector<std::string>{"LJ"}));
+    EXPECT_EQ(read_string_attr(f, "observables/pressure/time", "unit"),
+              (std::vector<std::string>{"tau"}));
+    EXPECT_EQ(read_string_attr(f, "particles/all/box/edges/value", "unit"),
+              (std::vector<std::string>{"sigma"}));
     EXPECT_EQ(read_string_attr(f, "parameters", "config_yaml"),
               (std::vector<std::string>{options().config_yaml}));
 

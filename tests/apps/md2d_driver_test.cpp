@@ -97,7 +97,7 @@ TEST(Md2dRun, OutputFilesReadBack) {
         ASSERT_EQ(pos[last + 2 * i + 1], y[i]) << i;
         ASSERT_EQ(vel[last + 2 * i], vx[i]) << i;
     }
-    auto edges = h5_doubles(f, "particles/all/box/edges");
+    auto edges = h5_box_edges(f);
     EXPECT_EQ(edges, (std::vector<double>{c.box()[0], c.box()[1]}));
 
     const auto rows = read_csv(dir / "md2d_tiny_thermo.csv");

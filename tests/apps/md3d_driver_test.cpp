@@ -68,23 +68,7 @@ std::vector<std::vector<double>> read_csv(const fs::path &p) {
 #if SMELT_APPS_HAVE_HDF5
 
 std::vector<std::string> h5_strings_attr(hid_t f, const char *object, const char *name) {
-    hid_t a = H5Aopen_by_name(f, object, name, H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0) return {};
-    hid_t space = H5Aget_space(a);
-    std::vector<char *> raw(size_t(H5Sget_simple_extent_npoints(space)), nullptr);
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    H5Tset_cset(t, H5T_CSET_UTF8);
-    H5Aread(a, t, raw.data());
-    std::vector<std::string> out;
-    for (char *p : raw) {
-        out.emplace_back(p ? p : "");
-        H5free_memory(p);
-    }
-    H5Tclose(t);
-    H5Sclose(space);
-    H5Aclose(a);
-    return out;
+    return h5_string_attr(f, object, name);
 }
 
 // The two-type CI config with walls along z, in-process with forces and VTK on: the H5MD frames
@@ -146,7 +130,7 @@ TEST(Md3dRun, OutputFilesReadBack) {
     for (size_t i = 0; i < size_t(n); ++i)
         ASSERT_EQ(species[size_t(5 * n) + i], sp[i]);
     EXPECT_EQ(std::count(species.begin(), species.begin() + n, 1), 100);
-    EXPECT_EQ(h5_doubles(f, "particles/all/box/edges"),
+    EXPECT_EQ(h5_box_edges(f),
               (std::vector<double>{c.system.box[0], c.system.box[1], c.system.box[2]}));
     EXPECT_EQ(h5_strings_attr(f, "particles/all/box", "boundary"),
               (std::vector<std::string>{"periodic", "periodic", "none"}));
@@ -192,7 +176,7 @@ TEST(Md3dRun, OutputFilesReadBack) {
         ASSERT_EQ(p[0], x[size_t(i)]);
         ASSERT_EQ(p[2], z[size_t(i)]);
     }
-    vtkDataArray *vtk_species = poly->GetPointData()->GetArray("species");
+    vtkDataArray *vtk_species = poly->GetPointData()->GetArray("type");
     ASSERT_NE(vtk_species, nullptr);
     for (vtkIdType i = 0; i < n; ++i)
         ASSERT_EQ(vtk_species->GetTuple1(i), double(sp[size_t(i)]));

@@ -71,24 +71,7 @@ Reference reference_run(const VortexConfig &c, int steps) {
 #if SMELT_APPS_HAVE_HDF5
 
 std::vector<std::string> string_attr(hid_t f, const std::string &obj, const std::string &name) {
-    hid_t a = H5Aopen_by_name(f, obj.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0) return {};
-    hid_t space = H5Aget_space(a);
-    const auto count = size_t(H5Sget_simple_extent_npoints(space));
-    H5Sclose(space);
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    H5Tset_cset(t, H5T_CSET_UTF8);
-    std::vector<char *> raw(count, nullptr);
-    std::vector<std::string> out;
-    if (H5Aread(a, t, raw.data()) >= 0)
-        for (char *p : raw) {
-            out.emplace_back(p ? p : "");
-            H5free_memory(p);
-        }
-    H5Tclose(t);
-    H5Aclose(a);
-    return out;
+    return h5_string_attr(f, obj, name);
 }
 
 RunReport run_in_process(VortexConfig c, const fs::path &dir) {
@@ -139,8 +122,7 @@ TEST(VortexRun, OutputFilesReadBack) {
               (std::vector<std::string>{"none", "none"}));
     auto [xlo, xhi] = std::minmax_element(ref.x0.begin(), ref.x0.end());
     auto [ylo, yhi] = std::minmax_element(ref.y0.begin(), ref.y0.end());
-    EXPECT_EQ(h5_doubles(f, "particles/all/box/edges"),
-              (std::vector<double>{*xhi - *xlo, *yhi - *ylo}));
+    EXPECT_EQ(h5_box_edges(f), (std::vector<double>{*xhi - *xlo, *yhi - *ylo}));
     EXPECT_EQ(string_attr(f, "h5md/creator", "name"), std::vector<std::string>{"smelt vortex"});
 
     const auto rows = read_csv(dir / "vortex_tiny_thermo.csv");
@@ -209,7 +191,7 @@ TEST(VortexRun, PeriodicSheetBox) {
     ASSERT_GE(f, 0);
     EXPECT_EQ(string_attr(f, "particles/all/box", "boundary"),
               (std::vector<std::string>{"periodic", "none"}));
-    const auto edges = h5_doubles(f, "particles/all/box/edges");
+    const auto edges = h5_box_edges(f);
     ASSERT_EQ(edges.size(), 2u);
     EXPECT_EQ(edges[0], 2.0);
     EXPECT_NEAR(edges[1], 2 * 2.0 * 0.05, 1e-3); // y = -L A sin(2 pi s)

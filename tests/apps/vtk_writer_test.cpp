@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -10,7 +11,9 @@
 #include <unistd.h>
 
 #if SMELT_APPS_HAVE_VTK
+#include <vtkCell.h>
 #include <vtkDataArray.h>
+#include <vtkFieldData.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPolyData.h>
@@ -91,12 +94,79 @@ TEST(Vtk, FramesReadBackWithVtkXmlReader) {
     vtkDataArray *id = poly->GetPointData()->GetArray("id");
     ASSERT_NE(id, nullptr);
     EXPECT_EQ(id->GetComponent(3, 0), 3.0);
-    vtkDataArray *species = poly->GetPointData()->GetArray("species");
+    // "species" is written as "type", the name OVITO maps to particle types.
+    EXPECT_EQ(poly->GetPointData()->GetArray("species"), nullptr);
+    vtkDataArray *species = poly->GetPointData()->GetArray("type");
     ASSERT_NE(species, nullptr);
     EXPECT_EQ(species->GetNumberOfComponents(), 1);
     EXPECT_EQ(species->GetDataType(), VTK_TYPE_INT64);
     EXPECT_EQ(species->GetComponent(1, 0), 1.0);
     EXPECT_EQ(species->GetComponent(3, 0), 0.0);
+    // No field data: OVITO's format detection fails on a <FieldData> before the <Piece>.
+    EXPECT_EQ(poly->GetFieldData()->GetNumberOfArrays(), 0);
+    // No box in these frames (FrameData::box_edges empty): no box file.
+    EXPECT_FALSE(fs::exists(dir / "md_box.vtp"));
+    fs::remove_all(dir);
+}
+
+// The encoding OVITO reads: base64 inside each DataArray, no compressor, no appended section.
+TEST(Vtk, FramesAreUncompressedInlineBase64) {
+    fs::path dir = temp_dir("vtk_encoding");
+    VtkWriter w(dir.string(), "e", 2);
+    w.write_frame({0, 0.0, {Field::vector("position", {{0.5, 1.5}, {2.5, 3.5}})}});
+    std::ifstream in(w.frame_path(0));
+    std::stringstream s;
+    s << in.rdbuf();
+    const std::string text = s.str();
+    EXPECT_EQ(text.find("compressor"), std::string::npos);
+    EXPECT_EQ(text.find("AppendedData"), std::string::npos);
+    EXPECT_EQ(text.find("format=\"appended\""), std::string::npos);
+    EXPECT_NE(text.find("format=\"binary\""), std::string::npos);
+    EXPECT_NE(text.find("header_type=\"UInt64\""), std::string::npos);
+    fs::remove_all(dir);
+}
+
+// The box outline: its own file of corners and edges (lines), rewritten when the box changes.
+TEST(Vtk, BoxOutlineIsItsOwnDataset) {
+    fs::path dir = temp_dir("vtk_box");
+    VtkWriter w(dir.string(), "b", 3);
+    FrameData f{0, 0.0, {Field::vector("position", {{0.5}, {1.5}, {2.5}})}};
+    f.box_edges = {2.0, 3.0, 4.0};
+    w.write_frame(f);
+    vtkNew<vtkXMLPolyDataReader> reader;
+    reader->SetFileName(w.box_path().c_str());
+    reader->Update();
+    vtkPolyData *box = reader->GetOutput();
+    ASSERT_EQ(box->GetNumberOfPoints(), 8);
+    EXPECT_EQ(box->GetNumberOfLines(), 12);
+    EXPECT_EQ(box->GetNumberOfVerts(), 0);
+    double bounds[6];
+    box->GetBounds(bounds);
+    EXPECT_EQ((std::vector<double>(bounds, bounds + 6)),
+              (std::vector<double>{0.0, 2.0, 0.0, 3.0, 0.0, 4.0}));
+    // Every line is one edge: its ends differ along exactly one axis by that axis' length.
+    for (vtkIdType c = 0; c < box->GetNumberOfCells(); ++c) {
+        double a[3], b[3];
+        box->GetPoint(box->GetCell(c)->GetPointId(0), a);
+        box->GetPoint(box->GetCell(c)->GetPointId(1), b);
+        int differ = 0;
+        for (int d = 0; d < 3; ++d)
+            if (a[d] != b[d]) {
+                ++differ;
+                EXPECT_EQ(std::abs(a[d] - b[d]), bounds[2 * d + 1]);
+            }
+        EXPECT_EQ(differ, 1);
+    }
+    // The .pvd lists the particle frames only (OVITO reads each DataSet as a frame).
+    EXPECT_EQ(VtkWriter::pvd_text({{0.0, "b_000000000.vtp"}}).find("box"), std::string::npos);
+    f.step = 10;
+    f.box_edges = {2.0, 3.0, 5.0};
+    w.write_frame(f);
+    vtkNew<vtkXMLPolyDataReader> again;
+    again->SetFileName(w.box_path().c_str());
+    again->Update();
+    again->GetOutput()->GetBounds(bounds);
+    EXPECT_EQ(bounds[5], 5.0);
     fs::remove_all(dir);
 }
 

@@ -3,6 +3,7 @@
 // one key at the same time.
 #include "array/array_ops.h"
 #include "backends/cpu/cpu_backend.h"
+#include "backends/kernel_loader.h"
 #include "support/debug.h"
 
 #include "runtime_test_util.h"
@@ -67,6 +68,37 @@ TEST(KernelLoader, DebugLinesReportMissCompileAndHit) {
     EXPECT_NE(out.find("-march=native"), std::string::npos) << out;
     EXPECT_NE(out.find("compile: done in"), std::string::npos) << out;
     EXPECT_NE(out.find("smelt: cache hit: elementwise"), std::string::npos) << out;
+}
+
+// The command-line tools' notice: one line on stderr at the first build, none on a cache hit,
+// none for later builds of the process, none with the notice off (the library's default).
+TEST(KernelLoader, CompileNoticeOnTheFirstBuildOnly) {
+    TempDir dir;
+    const std::string line = "smelt: compiling kernels for cpu (once: later runs load them";
+    set_compile_notice(true);
+    ::testing::internal::CaptureStderr();
+    cpu::CpuBackend(cpu::CpuOptions{}, DiskCache(dir.path())).compile(source("notice"));
+    std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find(line), std::string::npos) << err;
+
+    set_compile_notice(true); // armed again: a disk hit still says nothing
+    ::testing::internal::CaptureStderr();
+    cpu::CpuBackend(cpu::CpuOptions{}, DiskCache(dir.path())).compile(source("notice"));
+    err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err.find("compiling kernels"), std::string::npos) << err;
+
+    ::testing::internal::CaptureStderr(); // a build, after the hit: the first, so one line
+    cpu::CpuBackend(cpu::CpuOptions{}, DiskCache(dir.path())).compile(source("notice 2"));
+    cpu::CpuBackend(cpu::CpuOptions{}, DiskCache(dir.path())).compile(source("notice 3"));
+    err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err.find(line), err.rfind(line)) << err;
+    EXPECT_NE(err.find(line), std::string::npos) << err;
+
+    set_compile_notice(false);
+    ::testing::internal::CaptureStderr();
+    cpu::CpuBackend(cpu::CpuOptions{}, DiskCache(dir.path())).compile(source("notice 4"));
+    err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err.find("compiling kernels"), std::string::npos) << err;
 }
 
 TEST(KernelLoader, EachKeyPartIsAMiss) {
