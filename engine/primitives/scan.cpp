@@ -169,7 +169,7 @@ ScanSpec ScanState::specialise(const std::vector<const Arg *> &args) const {
         compile_unit(*backend, *target,
                      assemble_unit(*target, {m.get(), combine.combine.get(), combine.neutral.get()},
                                    target->scan_wrapper(w)),
-                     "scan", signature, target->scan_entry_points(w));
+                     "scan", signature, options.fast_math, target->scan_entry_points(w));
     return spec;
 }
 
@@ -185,7 +185,7 @@ Scan::Scan(const Program &program, std::string input_func, std::string output_fu
     ScanState &s = *s_;
     s.scan_expr = std::move(scan_expr);
     s.neutral = std::move(neutral);
-    s.options = std::move(options);
+    s.options = primitives::with_environment(std::move(options));
     s.dtype = s.options.precision == Precision::Single && dtype == DType::Float64 ? DType::Float32
                                                                                   : dtype;
     s.backend = &primitives::resolve_backend(s.options);
