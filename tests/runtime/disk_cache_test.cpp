@@ -107,6 +107,41 @@ TEST(DiskCache, DamagedEntriesAreReportedCorrupt) {
     }
 }
 
+TEST(DiskCache, AFileWhereTheEntryBelongsIsReplacedAndNothingLeaks) {
+    TempDir dir;
+    DiskCache cache(dir.path());
+    CacheKey key(base_parts());
+    fs::create_directories(dir.path() / "cpu");
+    spew(dir.path() / "cpu" / key.hex(), "not a cache entry");
+    EXPECT_EQ(cache.lookup(kLayout, key).status, DiskCache::Status::Miss);
+    for (int run = 0; run < 3; ++run) { // every run used to fail and leave a .tmp folder
+        EntryFiles e = publish_fake(cache, key, "binary bytes");
+        EXPECT_TRUE(fs::is_directory(e.dir));
+        EXPECT_EQ(cache.lookup(kLayout, key).status, DiskCache::Status::Hit);
+    }
+    EXPECT_EQ(cache.info().temporary, 0u);
+    EXPECT_EQ(cache.info().entries, 1u);
+}
+
+TEST(DiskCache, AFileWhereTheBackendFolderBelongsIsOneClearError) {
+    TempDir dir;
+    DiskCache cache(dir.path());
+    CacheKey key(base_parts());
+    spew(dir.path() / "CACHEDIR.TAG", "tag");
+    spew(dir.path() / "cpu", "in the way");
+    try {
+        cache.stage(kLayout, key, "src");
+        FAIL() << "staging into a file succeeded";
+    } catch (const BackendError &e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("cannot create a build folder in " + (dir.path() / "cpu").string()),
+                  std::string::npos)
+            << what;
+        EXPECT_NE(what.find("SMELT_CACHE_DIR"), std::string::npos) << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+}
+
 TEST(DiskCache, SecondPublisherAdoptsTheFirstEntry) {
     TempDir dir;
     DiskCache cache(dir.path());
