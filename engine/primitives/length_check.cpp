@@ -15,6 +15,10 @@ public:
         found_.assign(f.params.size(), false);
         find_assigned(f.body);
         for (const auto &st : f.body) {
+            if (st->kind == ir::StmtKind::Return) { // its value is evaluated, then nothing more
+                expr(st->value);
+                break;
+            }
             if (st->kind != ir::StmtKind::Assign && st->kind != ir::StmtKind::Store &&
                 st->kind != ir::StmtKind::Eval)
                 break; // past here an access may depend on the data

@@ -13,7 +13,7 @@ namespace smelt::primitives {
 
 // Per parameter of `f` after its index (f.params[1..]): true when f certainly loads or stores
 // p[i] for its index parameter i, whatever the data: in the straight-line statements that open
-// its body (before any if, loop or return), outside the branches of a conditional expression
+// its body (up to the first if or loop, and the value of a return there), outside the branches of a conditional expression
 // and the right side of and/or, with neither p nor i ever assigned. Guarded accesses
 // (`if i < m: y[i] = ...`) are not counted, so a correct call is never refused.
 std::vector<bool> indexed_at_item(const ir::Function &f);

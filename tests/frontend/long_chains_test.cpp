@@ -72,7 +72,7 @@ TEST(LongChains, WithinTheLimitCompileThroughLoweringPassesAndEmission) {
             << c.what << ": " << module->functions[0]->errors[0].message;
         auto ir = build_ir(*module, {KernelRequest{"f", {}, {}}}, CompileOptions{});
         std::string source = emit_source(*ir, "cpu");
-        EXPECT_NE(source.find("f(double a, double b)"), std::string::npos) << c.what;
+        EXPECT_NE(source.find("float f(float a, float b) {"), std::string::npos) << c.what;
         EXPECT_TRUE(check(text).empty()) << c.what;
     }
 }

@@ -1,8 +1,8 @@
 // The bounds-checked mode (Options::bounds_check, SMELT_BOUNDS_CHECK=1): an index out of range
 // in an Elementwise kernel is reported after the launch as file.py:LINE, the array, the index
 // and the array's length, on every backend; in-range kernels compute what they computed.
-#include "../runtime/runtime_test_util.h"
 #include "primitive_test_util.h"
+#include "runtime/runtime_test_util.h"
 
 #include <gtest/gtest.h>
 

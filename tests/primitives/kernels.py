@@ -92,9 +92,11 @@ def products(i, x, y):
 
 
 def spin_while_positive(i, x, out):
-    # No side effect in the loop: C++'s forward-progress rule would let the compiler delete it.
-    while x[i] > 0.0:
-        pass
+    # No side effect in the loop and k unused after it: C++'s forward-progress rule would let
+    # the compiler delete it (GCC does at -O2 unless -fno-finite-loops).
+    k = x[i]
+    while k > 0.0:
+        k = k * 1.0
     out[i] = 1.0
 
 

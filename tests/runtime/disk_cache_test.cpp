@@ -1,6 +1,7 @@
 // The cache key and the on-disk layout: hits, misses on every key part, corrupt entries found
 // (never loaded), concurrent publishers, info/clear, and where the cache lives.
 #include "cache/disk_cache.h"
+#include "support/error.h"
 
 #include "runtime_test_util.h"
 
