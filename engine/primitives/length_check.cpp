@@ -11,7 +11,7 @@ bool is_index(const ir::ExprPtr &e, const ir::Var *i) {
 
 class ItemIndexing {
 public:
-    explicit ItemIndexing(const ir::Function &f) : f_(f), i_(f.params[0].get()) {
+    ItemIndexing(const ir::Function &f, size_t index) : f_(f), i_(f.params.at(index).get()) {
         found_.assign(f.params.size(), false);
         find_assigned(f.body);
         for (const auto &st : f.body) {
@@ -30,17 +30,18 @@ public:
                 mark(st->var.get());
         }
     }
+    // Per parameter of f (the index itself false).
     std::vector<bool> result() const {
         std::vector<bool> out;
-        for (size_t k = 1; k < f_.params.size(); ++k)
+        for (size_t k = 0; k < f_.params.size(); ++k)
             out.push_back(found_[k] && !assigned_[k] && !index_assigned_);
         return out;
     }
 
 private:
     void mark(const ir::Var *v) {
-        for (size_t k = 1; k < f_.params.size(); ++k)
-            if (f_.params[k].get() == v && v->type.is_pointer()) found_[k] = true;
+        for (size_t k = 0; k < f_.params.size(); ++k)
+            if (f_.params[k].get() == v && v != i_ && v->type.is_pointer()) found_[k] = true;
     }
     // Only what is evaluated for certain: not the branches of a Select, not the right side of
     // and/or.
@@ -60,7 +61,7 @@ private:
         for (const auto &st : b) {
             if (st->kind == ir::StmtKind::Assign) {
                 if (st->var.get() == i_) index_assigned_ = true;
-                for (size_t k = 1; k < f_.params.size(); ++k)
+                for (size_t k = 0; k < f_.params.size(); ++k)
                     if (st->var.get() == f_.params[k].get()) assigned_[k] = true;
             }
             find_assigned(st->body);
@@ -78,7 +79,12 @@ private:
 
 std::vector<bool> indexed_at_item(const ir::Function &f) {
     if (f.params.empty()) return {};
-    return ItemIndexing(f).result();
+    std::vector<bool> all = ItemIndexing(f, 0).result();
+    return std::vector<bool>(all.begin() + 1, all.end());
+}
+
+std::vector<bool> indexed_by_param(const ir::Function &f, size_t index) {
+    return ItemIndexing(f, index).result();
 }
 
 void check_lengths(const std::string &who, const std::vector<std::string> &names,

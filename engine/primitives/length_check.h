@@ -13,10 +13,15 @@ namespace smelt::primitives {
 
 // Per parameter of `f` after its index (f.params[1..]): true when f certainly loads or stores
 // p[i] for its index parameter i, whatever the data: in the straight-line statements that open
-// its body (up to the first if or loop, and the value of a return there), outside the branches of a conditional expression
-// and the right side of and/or, with neither p nor i ever assigned. Guarded accesses
+// its body (up to the first if or loop, and the value of a return there), outside the branches of a
+// conditional expression and the right side of and/or, with neither p nor i ever assigned. Guarded
+// accesses
 // (`if i < m: y[i] = ...`) are not counted, so a correct call is never refused.
 std::vector<bool> indexed_at_item(const ir::Function &f);
+
+// The same for a function whose item index is parameter `index` (Scan's functions may take `i`
+// anywhere, or not at all): one entry per parameter of f, the index's false.
+std::vector<bool> indexed_by_param(const ir::Function &f, size_t index);
 
 // UsageError naming the first argument that `indexed[k]` says is indexed at every item but
 // holds fewer than n elements. `who` names the function ("'axpb'"), `names` its parameters.
