@@ -61,6 +61,25 @@ struct Options {
     // set_cpu_threads(threads) does: process-wide, for every CPU primitive. 0 leaves the count as
     // it is; other backends ignore it. UsageError when negative.
     int threads = 0;
+    // Let the backend's compiler contract a*b + c into fused multiply-adds and use fast math
+    // (-ffast-math, -cl-fast-relaxed-math, --use_fast_math): faster, but results then differ
+    // from CPython's in the last bits (or more), and NaN/Inf may not be honoured. Off by default:
+    // every operation rounds once, as in CPython. SMELT_FAST_MATH=1 in the environment turns it
+    // on for every primitive. Part of the cache key.
+    bool fast_math = false;
+    // Bounds-checked mode (Elementwise): the generated code checks every index into the
+    // kernel's array parameters and local matrices; an index out of range makes the call throw
+    // a UsageError naming file.py:LINE, the array, the index and its length, after the launch
+    // (the bad access itself is replaced by one of element 0). Slower; for finding bugs.
+    // Accesses in functions the kernel calls are not checked. SMELT_BOUNDS_CHECK=1 turns it on
+    // for every primitive. Part of the cache key (the generated source differs).
+    bool bounds_check = false;
+    // Finite-checked mode (Elementwise): every float value the kernel stores into an array
+    // parameter is checked; the first NaN or infinity makes the call throw a UsageError naming
+    // file.py:LINE, the array and the index, after the launch: where a simulation first goes
+    // non-finite. SMELT_CHECK_FINITE=1 turns it on for every primitive. Part of the cache key.
+    // (Under fast_math the check may be optimised away.)
+    bool check_finite = false;
 };
 
 // The CPU backend's thread count. It belongs to the backend, which is one object per process

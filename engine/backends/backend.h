@@ -88,6 +88,10 @@ struct ModuleSource {
     std::string primitive;                // "elementwise", "reduction", ... or "" (raw)
     std::string signature;                // canonical text of the specialisation
     std::vector<std::string> extra_flags; // added to the backend's compiler flags
+    // Allow contraction (FMA) and fast math (Options::fast_math): -ffast-math on cpu,
+    // -cl-fast-relaxed-math on OpenCL, --use_fast_math with NVRTC. Off, every backend computes
+    // each operation with one rounding, as CPython does. Part of the flags, so of the cache key.
+    bool fast_math = false;
 };
 
 // A compiled, loaded program. Function handles stay valid while the Module lives.

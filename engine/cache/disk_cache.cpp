@@ -172,8 +172,11 @@ EntryFiles DiskCache::stage(const EntryLayout &layout, const CacheKey &key,
             return files;
         }
     }
-    throw BackendError(
-        "cannot create a build folder in " + backend_dir.string() + ": " + ec.message(), "", "");
+    throw BackendError("cannot create a build folder in " + backend_dir.string() + ": " +
+                           ec.message() +
+                           " (remove what is in the way, set SMELT_CACHE_DIR to a writable "
+                           "folder, or run `smelt cache clear`)",
+                       "", "");
 }
 
 EntryFiles DiskCache::publish(const EntryLayout &layout, const CacheKey &key,
@@ -194,10 +197,21 @@ EntryFiles DiskCache::publish(const EntryLayout &layout, const CacheKey &key,
     for (int attempt = 0; attempt < 5; ++attempt) {
         if (::rename(staged.dir.c_str(), dir.c_str()) == 0) return files_in(dir, layout);
         int err = errno;
-        if (err != EEXIST && err != ENOTEMPTY)
+        if (err == ENOTDIR) {
+            // Something that is not a folder (a stray file) sits where the entry belongs: it is
+            // not an entry, so it goes, as a corrupt entry would.
+            remove_entry(dir);
+            continue;
+        }
+        if (err != EEXIST && err != ENOTEMPTY) {
+            std::error_code ec;
+            fs::remove_all(staged.dir, ec); // never leave a build folder behind
             throw BackendError("cannot publish cache entry " + dir.string() + ": " +
-                                   std::strerror(err),
-                               "", staged.source.string());
+                                   std::strerror(err) +
+                                   " (set SMELT_CACHE_DIR to a writable folder, or run "
+                                   "`smelt cache clear`)",
+                               "", "");
+        }
         // Someone else published this key first: use theirs if it is sound, else replace it.
         EntryFiles theirs = files_in(dir, layout);
         if (validate(dir, theirs, key).empty()) {
@@ -207,9 +221,11 @@ EntryFiles DiskCache::publish(const EntryLayout &layout, const CacheKey &key,
         }
         remove_entry(dir);
     }
+    std::error_code ec;
+    fs::remove_all(staged.dir, ec);
     throw BackendError("cannot publish cache entry " + dir.string() +
                            ": it keeps being replaced by another process",
-                       "", staged.source.string());
+                       "", "");
 }
 
 fs::path DiskCache::keep_failed(const EntryLayout &layout, const CacheKey &key,

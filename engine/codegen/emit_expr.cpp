@@ -86,6 +86,34 @@ const char *helper_op(ir::BinaryOp op) {
     }
 }
 
+// Operators C groups left to right at one precedence level, as Python does: the left operand of
+// such an operator needs no parentheses when it is another of the same level. Leaving them out
+// keeps a long chain a + b + c + ... flat for the device compiler (clang, under PoCL, stops at
+// 256 nested brackets).
+int left_assoc_level(ir::BinaryOp op) {
+    using ir::BinaryOp;
+    switch (op) {
+    case BinaryOp::Mul:
+    case BinaryOp::Div:
+        return 1;
+    case BinaryOp::Add:
+    case BinaryOp::Sub:
+        return 2;
+    case BinaryOp::BitAnd:
+        return 3;
+    case BinaryOp::BitXor:
+        return 4;
+    case BinaryOp::BitOr:
+        return 5;
+    case BinaryOp::And:
+        return 6;
+    case BinaryOp::Or:
+        return 7;
+    default:
+        return 0;
+    }
+}
+
 } // namespace
 
 std::string FunctionEmitter::helper(const char *op, Scalar s) const {
@@ -159,6 +187,10 @@ std::string FunctionEmitter::cast(const ir::Expr &e) {
                                              : int_literal(d_, x.type.elem, 0);
         return "(" + expr(x) + " != " + zero + ")";
     }
+    // Float to integer saturates where C would be undefined (the prelude's smelt_f2i_*).
+    if (x.type.is_float() && e.type.is_integer())
+        return "smelt_f2i_" + std::string(scalar_suffix(x.type.elem)) + "_" +
+               scalar_suffix(e.type.elem) + "(" + strip_parens(expr(x)) + ")";
     return "((" + d_.type(e.type.elem) + ")" + expr(x) + ")";
 }
 
@@ -213,6 +245,11 @@ std::string FunctionEmitter::binary(const ir::Expr &e) {
     auto side = [&](size_t i) {
         const ir::Expr &x = *e.args[i];
         bool shifted = i == 0 && (op == BinaryOp::Shl || op == BinaryOp::Shr);
+        if (i == 0 && x.kind == ir::ExprKind::Binary && left_assoc_level(op) != 0 &&
+            left_assoc_level(x.binary_op) == left_assoc_level(op)) {
+            std::string inner = expr(x); // "(a + b)", or a helper call when x is not infix
+            return inner.front() == '(' ? strip_parens(inner) : inner;
+        }
         if (shifted || e.args[1 - i]->is_const() || !x.is_const()) return expr(x);
         std::string bare = converted(x);
         return !bare.empty() && bare[0] == '-' ? "(" + bare + ")" : bare;
@@ -240,6 +277,10 @@ std::string FunctionEmitter::builtin(const ir::Expr &e) {
         SMELT_INTERNAL_ASSERT(scalar_is_float(s) && e.type.elem == s,
                               "math builtin " << fn << " on " << e.args[0]->type.str());
         return d_.math_function(fn, s) + "(" + args(e.args) + ")";
+    }
+    if (fn.rfind("smelt_checked_", 0) == 0) { // checked modes (ir/passes/bounds_check.h)
+        need(4);
+        return fn + "(" + args(e.args) + ")";
     }
     if (fn == "abs") {
         need(1);

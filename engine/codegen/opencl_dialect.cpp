@@ -27,6 +27,11 @@ const char *kOpenClHead =
 #define SMELT_INLINE static inline
 #define SMELT_GLOBAL __global
 #define SMELT_LOCAL __local
+/* One rounding per operation, as in CPython: no a*b + c fused into a mad or fma, unless the
+   program is built with -cl-fast-relaxed-math (the fast_math option). */
+#ifndef __FAST_RELAXED_MATH__
+#pragma OPENCL FP_CONTRACT OFF
+#endif
 )";
 
 // SMELT_CL_ATOM_<S>(op) names the builtin for a width; SMELT_CL_IF_<S> instantiates a helper

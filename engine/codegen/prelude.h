@@ -12,6 +12,8 @@ namespace smelt::codegen {
 
 // `with_f64 = false` leaves out every double-precision instance (and the word "double"), for
 // single-precision programs on devices without fp64.
-std::string prelude(const Dialect &d, bool with_f64 = true);
+// `bounds_checked` adds smelt_checked_index and smelt_checked_finite_* (the checked modes of
+// ir/passes/bounds_check.h), which need 64-bit atomics.
+std::string prelude(const Dialect &d, bool with_f64 = true, bool bounds_checked = false);
 
 } // namespace smelt::codegen

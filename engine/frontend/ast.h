@@ -30,11 +30,12 @@ enum class ExprKind {
     Attribute, // args[0].name (kept so "math.sin" can be rejected with a hint)
     Subscript, // args[0][args[1]]
     Unary,     // op args[0]; op is "-", "+", "~", "not"
-    Binary,    // args[0] op args[1]; op is "+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"
-    BoolOp,    // args[0] op args[1] op ...; op is "and" or "or"
-    Compare,   // args[0] ops[0] args[1] ops[1] args[2] ...; ops are "==", "!=", "<", "<=", ">", ">="
-    IfExp,     // args[1] if args[0] else args[2]
-    Call,      // args[0](args[1:]); keywords in `keywords`
+    Binary,  // args[0] op args[1]; op is "+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<",
+             // ">>"
+    BoolOp,  // args[0] op args[1] op ...; op is "and" or "or"
+    Compare, // args[0] ops[0] args[1] ops[1] args[2] ...; ops are "==", "!=", "<", "<=", ">", ">="
+    IfExp,   // args[1] if args[0] else args[2]
+    Call,    // args[0](args[1:]); keywords in `keywords`
 };
 
 struct Keyword {
@@ -46,15 +47,19 @@ struct Keyword {
 struct Expr {
     ExprKind kind;
     SourceLoc loc;
-    std::string op;              // Unary, Binary, BoolOp
+    std::string op;               // Unary, Binary, BoolOp
     std::vector<std::string> ops; // Compare
-    std::string name;            // Name, Attribute (the attribute name)
-    std::string str_value;       // Str
-    uint64_t int_value = 0;      // Int (non-negative: a minus sign is a Unary node)
-    double float_value = 0.0;    // Float
-    bool bool_value = false;     // Bool
+    std::string name;             // Name, Attribute (the attribute name)
+    std::string str_value;        // Str
+    uint64_t int_value = 0;       // Int (non-negative: a minus sign is a Unary node)
+    double float_value = 0.0;     // Float
+    bool bool_value = false;      // Bool
     std::vector<ExprPtr> args;
     std::vector<Keyword> keywords; // Call
+    // Levels of operations from this node down to its deepest leaf, counted as lowering and code
+    // generation will nest them (a chain a + b + c is two levels, a < b < c two). The parser
+    // bounds it (docs/LANGUAGE.md, "Limits"), so the recursive passes after it cannot overflow.
+    int depth = 1;
 
     Expr(ExprKind k, SourceLoc l) : kind(k), loc(l) {}
 };
@@ -68,9 +73,9 @@ enum class StmtKind {
     For,       // for targets[0] in range(range_args...): body
     Break,
     Continue,
-    Return,    // value may be null
+    Return, // value may be null
     Pass,
-    ExprStmt,  // value
+    ExprStmt, // value
 };
 
 struct Stmt {
@@ -78,12 +83,16 @@ struct Stmt {
     SourceLoc loc;
     std::vector<ExprPtr> targets;
     ExprPtr value;
-    ExprPtr annotation; // AnnAssign
-    std::string op;     // AugAssign
-    ExprPtr cond;       // If, While
+    ExprPtr annotation;              // AnnAssign
+    std::string op;                  // AugAssign
+    ExprPtr cond;                    // If, While
     std::vector<ExprPtr> range_args; // For: 1 to 3 arguments of range()
     Block body;
     Block orelse;
+    // Compound statements (if, elif, while, for) nested in this one, itself included: 0 for a
+    // simple statement. An elif is an If nested in the orelse of the one before it. Bounded by
+    // the parser, like Expr::depth.
+    int depth = 0;
 
     Stmt(StmtKind k, SourceLoc l) : kind(k), loc(l) {}
 };
@@ -91,7 +100,7 @@ struct Stmt {
 struct Param {
     std::string name;
     SourceLoc loc;
-    ExprPtr annotation; // Python 3 annotation, may be null
+    ExprPtr annotation;    // Python 3 annotation, may be null
     ExprPtr default_value; // may be null
 };
 

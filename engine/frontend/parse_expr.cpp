@@ -5,6 +5,7 @@
 // their (first) operator's: that is where an error about the operation should point.
 #include "frontend/parser_impl.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,23 @@ namespace smelt::frontend::detail {
 
 using ast::ExprKind;
 using ast::ExprPtr;
+
+// Sets e's depth from its operands' and rejects it past the limit. A BoolOp or Compare of n
+// operands becomes a chain of n - 1 operations when lowered, so it counts as deep as that chain.
+ExprPtr Parser::finish(ExprPtr e) const {
+    int below = 0;
+    for (const auto &a : e->args)
+        below = std::max(below, a->depth);
+    for (const auto &k : e->keywords)
+        below = std::max(below, k.value->depth);
+    const bool chain = e->kind == ExprKind::BoolOp || e->kind == ExprKind::Compare;
+    e->depth = below + (chain ? static_cast<int>(e->args.size()) - 1 : 1);
+    if (e->depth > kMaxExprDepth)
+        fail(e->loc, "expression is too deep: more than " + std::to_string(kMaxExprDepth) +
+                         " operations nested in one another (each operator of a chain such as "
+                         "a + b + c counts); split it with intermediate variables");
+    return e;
+}
 
 ExprPtr Parser::parse_expr() {
     Nesting guard(*this);
@@ -37,7 +55,7 @@ ExprPtr Parser::parse_ifexp() {
     e->args.push_back(std::move(cond));
     e->args.push_back(std::move(body));
     e->args.push_back(parse_ifexp());
-    return e;
+    return finish(std::move(e));
 }
 
 ExprPtr Parser::parse_or() {
@@ -48,7 +66,7 @@ ExprPtr Parser::parse_or() {
     e->args.push_back(std::move(first));
     while (accept_name("or"))
         e->args.push_back(parse_and());
-    return e;
+    return finish(std::move(e));
 }
 
 ExprPtr Parser::parse_and() {
@@ -59,7 +77,7 @@ ExprPtr Parser::parse_and() {
     e->args.push_back(std::move(first));
     while (accept_name("and"))
         e->args.push_back(parse_not());
-    return e;
+    return finish(std::move(e));
 }
 
 ExprPtr Parser::parse_not() {
@@ -68,7 +86,7 @@ ExprPtr Parser::parse_not() {
     auto e = make(ExprKind::Unary, advance().loc);
     e->op = "not";
     e->args.push_back(parse_not());
-    return e;
+    return finish(std::move(e));
 }
 
 ExprPtr Parser::parse_comparison() {
@@ -96,7 +114,7 @@ ExprPtr Parser::parse_comparison() {
         cmp->ops.push_back(op); // a chain a < b < c is one node, as in Python
         cmp->args.push_back(parse_binary(0));
     }
-    return cmp ? std::move(cmp) : std::move(first);
+    return cmp ? finish(std::move(cmp)) : std::move(first);
 }
 
 // Left-associative binary levels, loosest first; past the last level come the unary operators.
@@ -117,7 +135,7 @@ ExprPtr Parser::parse_binary(int level) {
         e->op = op;
         e->args.push_back(std::move(lhs));
         e->args.push_back(parse_binary(level + 1));
-        lhs = std::move(e);
+        lhs = finish(std::move(e));
     }
 }
 
@@ -129,7 +147,7 @@ ExprPtr Parser::parse_unary() {
     auto e = make(ExprKind::Unary, t.loc);
     e->op = t.text;
     e->args.push_back(parse_unary());
-    return e;
+    return finish(std::move(e));
 }
 
 // `**` binds tighter than a unary operator on its left (-2**2 == -(2**2)) and looser than one
@@ -143,7 +161,7 @@ ExprPtr Parser::parse_power() {
     e->op = "**";
     e->args.push_back(std::move(base));
     e->args.push_back(parse_unary());
-    return e;
+    return finish(std::move(e));
 }
 
 ExprPtr Parser::parse_primary() {
@@ -160,7 +178,7 @@ ExprPtr Parser::parse_primary() {
             auto a = make(ExprKind::Attribute, loc);
             a->name = advance().text;
             a->args.push_back(std::move(e));
-            e = std::move(a);
+            e = finish(std::move(a));
         } else {
             return e;
         }
@@ -192,7 +210,7 @@ ExprPtr Parser::parse_call(ExprPtr callee, SourceLoc loc) {
     }
     if (!at_op(")")) fail(peek().loc, "expected ',' or ')' in the argument list");
     advance();
-    return call;
+    return finish(std::move(call));
 }
 
 ExprPtr Parser::parse_subscript(ExprPtr value, SourceLoc loc) {
@@ -214,7 +232,7 @@ ExprPtr Parser::parse_subscript(ExprPtr value, SourceLoc loc) {
     auto e = make(ExprKind::Subscript, loc);
     e->args.push_back(std::move(value));
     e->args.push_back(std::move(index));
-    return e;
+    return finish(std::move(e));
 }
 
 ExprPtr Parser::parse_atom() {

@@ -2,6 +2,8 @@
 // that every bad statement of a function is reported, not just the first.
 #include "frontend/parser_impl.h"
 
+#include <algorithm>
+
 namespace smelt::frontend::detail {
 
 using ast::StmtKind;
@@ -256,19 +258,37 @@ ast::StmtPtr Parser::parse_if_clause() {
     return s;
 }
 
-// elif chains are built in a loop: a long chain must not mean deep recursion here.
+// elif chains are built in a loop: a long chain must not mean deep recursion here. Each elif
+// is an If nested in the one before, so the chain's length counts toward the nesting limit.
 ast::StmtPtr Parser::parse_if() {
     ast::StmtPtr head = parse_if_clause();
-    ast::Stmt *tail = head.get();
+    std::vector<ast::Stmt *> clauses = {head.get()};
     while (at_name("elif")) {
-        tail->orelse.push_back(parse_if_clause());
-        tail = tail->orelse.back().get();
+        if (static_cast<int>(clauses.size()) >= kMaxStmtDepth)
+            fail(peek().loc, "if/elif chain is too long: more than " +
+                                 std::to_string(kMaxStmtDepth) +
+                                 " clauses; split it, e.g. into nested ifs on ranges of values");
+        clauses.back()->orelse.push_back(parse_if_clause());
+        clauses.push_back(clauses.back()->orelse.back().get());
     }
     if (accept_name("else")) {
         expect_op(":");
-        tail->orelse = parse_suite();
+        clauses.back()->orelse = parse_suite();
     }
+    for (auto it = clauses.rbegin(); it != clauses.rend(); ++it)
+        finish(**it);
     return head;
+}
+
+void Parser::finish(ast::Stmt &s) const {
+    int below = 0;
+    for (const ast::Block *b : {&s.body, &s.orelse})
+        for (const auto &st : *b)
+            below = std::max(below, st->depth);
+    s.depth = below + 1;
+    if (s.depth > kMaxStmtDepth)
+        fail(s.loc, "statements are nested too deeply: more than " + std::to_string(kMaxStmtDepth) +
+                        " compound statements (if, elif, while, for) inside one another");
 }
 
 ast::StmtPtr Parser::parse_while() {
@@ -278,6 +298,7 @@ ast::StmtPtr Parser::parse_while() {
     expect_op(":");
     s->body = parse_suite();
     if (at_name("else")) fail(peek().loc, "while ... else is not supported in kernels");
+    finish(*s);
     return s;
 }
 
@@ -311,6 +332,7 @@ ast::StmtPtr Parser::parse_for() {
         s->range_args.push_back(std::move(iter->args[i]));
     s->body = parse_suite();
     if (at_name("else")) fail(peek().loc, "for ... else is not supported in kernels");
+    finish(*s);
     return s;
 }
 

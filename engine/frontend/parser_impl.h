@@ -102,6 +102,15 @@ private:
     ast::ExprPtr parse_number(const Token &t);
     ast::ExprPtr parse_strings();
     [[noreturn]] void reject_display(const Token &open) const; // [...] or {...}
+    ast::ExprPtr finish(ast::ExprPtr e) const;                 // sets and bounds Expr::depth
+    void finish(ast::Stmt &s) const; // sets and bounds Stmt::depth (compound ones)
+
+    // Limits on how deeply operations and compound statements nest (docs/LANGUAGE.md,
+    // "Limits"). Lowering, the IR passes and code generation recurse on the tree, so these
+    // bound their stack use: at the limit an unoptimised build needs under 3 MB of an 8 MB
+    // stack (3000 levels, CPython's own limit for a + chain, need more than 4 MB there).
+    static constexpr int kMaxExprDepth = 1000;
+    static constexpr int kMaxStmtDepth = 1000;
 
     // Bounds the recursion of the expression parser, so that a pathological file (thousands of
     // nested unary operators) gets an error instead of a stack overflow.

@@ -159,6 +159,8 @@ struct Module {
     std::vector<std::shared_ptr<const SourceFile>> other_files;
     // Callees before callers, so a C-family emitter needs no forward declarations.
     std::vector<std::shared_ptr<Function>> functions;
+    // Set by passes/bounds_check: the code calls the prelude's smelt_checked_index.
+    bool bounds_checked = false;
     const Function *find(const std::string &name) const;
 };
 

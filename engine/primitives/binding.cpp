@@ -5,6 +5,7 @@
 #include "types/annotations.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace smelt::primitives {
 
@@ -53,6 +54,20 @@ BoundParam bind_param(const std::string &func, const std::string &param,
         return {*given, true};
     }
     return {single ? demote_to_single(*given) : *given, true};
+}
+
+bool env_flag(const char *name) {
+    const char *v = std::getenv(name);
+    if (!v) return false;
+    const std::string s = v;
+    return !(s.empty() || s == "0" || s == "false" || s == "no" || s == "off");
+}
+
+Options with_environment(Options options) {
+    options.fast_math = options.fast_math || env_flag("SMELT_FAST_MATH");
+    options.bounds_check = options.bounds_check || env_flag("SMELT_BOUNDS_CHECK");
+    options.check_finite = options.check_finite || env_flag("SMELT_CHECK_FINITE");
+    return options;
 }
 
 Backend &resolve_backend(const Options &options) {

@@ -32,6 +32,14 @@ BoundParam bind_param(const std::string &func, const std::string &param,
 // The backend named in options ("" → default_backend()).
 Backend &resolve_backend(const Options &options);
 
+// Options with the environment's switches applied (SMELT_FAST_MATH=1 sets fast_math,
+// SMELT_BOUNDS_CHECK=1 bounds_check, SMELT_CHECK_FINITE=1 check_finite): what a primitive
+// keeps, read once when it is made.
+Options with_environment(Options options);
+
+// True when the variable is set to a value other than "", "0", "false", "no" or "off".
+bool env_flag(const char *name);
+
 // One byte per argument (array dtype or scalar type): the in-memory specialisation key.
 void append_type_key(std::string &key, const Arg &a);
 

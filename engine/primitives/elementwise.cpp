@@ -1,7 +1,9 @@
 // Elementwise: f(i, args...) for i in [0, n), specialised on the argument types at the call.
 #include "codegen/c_like.h"
 #include "primitives/binding.h"
+#include "primitives/checked_run.h"
 #include "primitives/elementwise_unit.h"
+#include "primitives/length_check.h"
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
 #include "primitives/translation_unit.h"
@@ -81,7 +83,9 @@ size_t elementwise_arity(const ast::Module &module, const std::string &func) {
 ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &func,
                                  const std::vector<std::optional<Type>> &given, Precision precision,
                                  const PrimitiveTarget &target, const std::string &backend_name,
-                                 const ElementwiseArgLayout &layout) {
+                                 const ElementwiseArgLayout &layout, bool check_index,
+                                 bool check_finite) {
+    const bool bounds_check = check_index || check_finite;
     const size_t arity = elementwise_arity(module, func);
     if (given.size() != arity)
         throw UsageError("'" + func + "' takes " + std::to_string(arity) +
@@ -103,8 +107,17 @@ ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &f
     options.precision = precision;
     options.backend = backend_name;
     auto m = build_ir(module, {request}, options);
+    // Before the bounds check rewrites the indices it looks for.
+    unit.indexed_at_item = indexed_at_item(*m->find(func));
+    if (bounds_check) {
+        ir::BoundsChecked checked = ir::bounds_check(*m, func, check_index, check_finite);
+        m = std::move(checked.module);
+        unit.bounds_checked = true;
+        unit.bounds_sites = std::move(checked.sites);
+    }
     const ir::Function *f = m->find(func);
-    SMELT_INTERNAL_ASSERT(f && f->params.size() == arity + 1, "specialisation of " << func);
+    SMELT_INTERNAL_ASSERT(f && f->params.size() == arity + 1 + (bounds_check ? 1 : 0),
+                          "specialisation of " << func);
 
     ElementwiseWrapper w;
     w.func.symbol = codegen::function_symbol(*m, func);
@@ -116,8 +129,14 @@ ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &f
         w.func.args.push_back({CallArg::Kind::Param, static_cast<int>(k), t});
         unit.packed.push_back(t);
     }
+    if (bounds_check) {
+        const Type &t = f->params[arity + 1]->type;
+        w.params.push_back({ir::kBoundsTableParam, t});
+        w.func.args.push_back({CallArg::Kind::Param, static_cast<int>(arity), t});
+        unit.packed.push_back(t);
+    }
     w.distinct_arrays = layout.distinct_arrays;
-    w.preload.assign(arity, false);
+    w.preload.assign(w.params.size(), false);
     if (w.distinct_arrays)
         for (size_t k = 0; k < arity; ++k)
             w.preload[k] = k < layout.covers_n.size() && layout.covers_n[k] &&
@@ -127,13 +146,17 @@ ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &f
     unit.entries = target.elementwise_entry_points(w);
     unit.source = assemble_unit(target, {m.get()}, target.elementwise_wrapper(w));
     unit.signature = func + "(" + signature_text(unit.names, unit.packed) + ")" +
-                     (precision == Precision::Single ? ";single" : "");
+                     (precision == Precision::Single ? ";single" : "") +
+                     (check_index ? ";bounds" : "") + (check_finite ? ";finite" : "");
     return unit;
 }
 
 struct ElementwiseSpec {
     CompiledKernel kernel;
     std::vector<Type> packed;
+    std::vector<bool> indexed_at_item;
+    bool bounds_checked = false;
+    std::vector<ir::BoundsSite> bounds_sites;
 };
 
 struct ElementwiseState {
@@ -160,7 +183,7 @@ using primitives::ElementwiseState;
 Elementwise::Elementwise(const Program &program, const std::string &func, Options options)
     : s_(std::make_unique<ElementwiseState>(program)) {
     s_->func = func;
-    s_->options = std::move(options);
+    s_->options = primitives::with_environment(std::move(options));
     const ast::Module &module = *program.data().module;
     const size_t arity = primitives::elementwise_arity(module, func);
     const ast::FunctionDef &fn = *module.resolve_function(func);
@@ -210,18 +233,34 @@ void Elementwise::operator()(int64_t n, const std::vector<Arg> &args) {
         std::vector<std::optional<Type>> given;
         for (const Arg &a : args)
             given.push_back(a.type());
-        primitives::ElementwiseUnit unit =
-            primitives::elementwise_unit(*s.program.data().module, s.func, given,
-                                         s.options.precision, *s.target, s.backend->name(), layout);
+        primitives::ElementwiseUnit unit = primitives::elementwise_unit(
+            *s.program.data().module, s.func, given, s.options.precision, *s.target,
+            s.backend->name(), layout, s.options.bounds_check, s.options.check_finite);
         primitives::ElementwiseSpec out{
             primitives::compile_unit(*s.backend, *s.target, std::move(unit.source), "elementwise",
-                                     unit.signature, std::move(unit.entries)),
+                                     unit.signature, s.options.fast_math, std::move(unit.entries)),
             std::move(unit.packed)};
         out.kernel.items_per_thread = unit.items_per_thread;
+        out.indexed_at_item = std::move(unit.indexed_at_item);
+        out.bounds_checked = unit.bounds_checked;
+        out.bounds_sites = std::move(unit.bounds_sites);
         return out;
     });
-    primitives::pack_args(s.argp, spec.packed, s.names, *s.backend, s.kargs);
+    primitives::check_lengths("'" + s.func + "'", s.names, s.argp, spec.indexed_at_item, n);
+    if (!spec.bounds_checked) {
+        primitives::pack_args(s.argp, spec.packed, s.names, *s.backend, s.kargs);
+        s.target->run_elementwise(*s.backend, spec.kernel, n, s.kargs);
+        return;
+    }
+    Array table = primitives::checked_run_table(s.argp, *s.backend);
+    Arg table_arg(table);
+    std::vector<const Arg *> with_table = s.argp;
+    with_table.push_back(&table_arg);
+    std::vector<std::string> names = s.names;
+    names.push_back(ir::kBoundsTableParam);
+    primitives::pack_args(with_table, spec.packed, names, *s.backend, s.kargs);
     s.target->run_elementwise(*s.backend, spec.kernel, n, s.kargs);
+    primitives::report_checked_run(table, spec.bounds_sites, s.func, s.argp, s.names);
 }
 
 void Elementwise::operator()(const NamedArgs &named, int64_t n) {

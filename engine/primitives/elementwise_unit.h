@@ -3,6 +3,7 @@
 #pragma once
 
 #include "frontend/ast.h"
+#include "ir/passes/bounds_check.h"
 #include "pipeline.h"
 #include "primitives/target.h"
 
@@ -21,11 +22,16 @@ struct ElementwiseArgLayout {
 
 struct ElementwiseUnit {
     std::string source;
-    std::string signature;            // canonical "x=doublep,a=double" (+ ";single")
-    std::vector<std::string> names;   // parameters after the index
-    std::vector<Type> packed;         // the types they are passed as
-    int items_per_thread = 1;         // of the target's wrapper
-    std::vector<std::string> entries; // the wrapper's entry points
+    std::string signature;             // canonical "x=doublep,a=double" (+ ";single")
+    std::vector<std::string> names;    // parameters after the index
+    std::vector<Type> packed;          // the types they are passed as
+    int items_per_thread = 1;          // of the target's wrapper
+    std::vector<std::string> entries;  // the wrapper's entry points
+    std::vector<bool> indexed_at_item; // per parameter after the index (length_check.h)
+    // Checked modes (bounds, finite): the wrapper takes one more argument after the user's, the
+    // table of ir/passes/bounds_check.h (also in `packed`), and these are its sites.
+    bool bounds_checked = false;
+    std::vector<ir::BoundsSite> bounds_sites;
 };
 
 // `given[k]`: the type the call gives parameter k + 1 (nullopt: use its annotation). UsageError
@@ -33,7 +39,8 @@ struct ElementwiseUnit {
 ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &func,
                                  const std::vector<std::optional<Type>> &given, Precision precision,
                                  const PrimitiveTarget &target, const std::string &backend_name,
-                                 const ElementwiseArgLayout &layout = {});
+                                 const ElementwiseArgLayout &layout = {}, bool bounds_check = false,
+                                 bool check_finite = false);
 
 // Number of arguments `func` takes after its index; UsageError when there is no such function
 // or it has no parameters.

@@ -90,7 +90,8 @@ size_t element_bytes(Scalar s) {
 } // namespace
 
 RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::string &function,
-                     std::map<std::string, Type> arg_types, Precision precision, Backend *backend)
+                     std::map<std::string, Type> arg_types, Precision precision, Backend *backend,
+                     bool fast_math)
     : module_(std::move(module)), backend_(backend ? backend : &default_backend()) {
     const std::string backend_name = backend_->name();
     const bool cuda = backend_name == "cuda";
@@ -124,6 +125,7 @@ RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::strin
     src.source = source_;
     src.symbols = {entry_};
     src.primitive = "raw_kernel";
+    src.fast_math = fast_math;
     src.signature = signature_text(*function_, precision);
     compiled_ = backend_->compile(src);
     kernel_ = compiled_->function(entry_);

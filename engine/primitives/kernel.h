@@ -47,7 +47,7 @@ public:
     // failed device build (with the build log and the kept source).
     RawKernel(std::shared_ptr<const ast::Module> module, const std::string &function,
               std::map<std::string, Type> arg_types = {}, Precision precision = Precision::Double,
-              Backend *backend = nullptr);
+              Backend *backend = nullptr, bool fast_math = false);
 
     // Enqueues one launch (asynchronous, like every launch; Array reads wait for it). Scalars
     // are converted to their parameter's type as C converts. UsageError when the arguments do

@@ -80,7 +80,7 @@ Kernel::Kernel(const Program &program, const std::string &func, Options options)
     : s_(std::make_unique<KernelState>(program)) {
     KernelState &s = *s_;
     s.func = func;
-    s.options = std::move(options);
+    s.options = primitives::with_environment(std::move(options));
     const ast::Module &module = *program.data().module;
     const ast::FunctionDef *fn = module.resolve_function(func);
     if (!fn) throw UsageError("no function named '" + func + "' in " + program.name());
@@ -145,7 +145,7 @@ void Kernel::operator()(const std::array<int64_t, 3> &global_size,
             if (b.for_request) arg_types[s.names[k]] = b.type;
         }
         return RawKernel(s.program.data().module, s.func, std::move(arg_types), s.options.precision,
-                         s.backend);
+                         s.backend, s.options.fast_math);
     });
     if (empty) return; // compiled (so mistakes show), but nothing to run
     spec.launch(dims, args);

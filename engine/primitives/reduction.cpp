@@ -3,6 +3,7 @@
 #include "codegen/c_like.h"
 #include "primitives/binding.h"
 #include "primitives/combine.h"
+#include "primitives/length_check.h"
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
 #include "primitives/translation_unit.h"
@@ -16,6 +17,7 @@ namespace primitives {
 struct ReductionSpec {
     CompiledKernel kernel;
     std::vector<Type> packed;
+    std::vector<bool> indexed_at_item; // of the map function's parameters (length_check.h)
 };
 
 struct ReductionState {
@@ -56,6 +58,7 @@ ReductionSpec ReductionState::specialise(const std::vector<Arg> &args) const {
     w.ops = combine.symbols;
     std::vector<const ir::Module *> modules;
     std::shared_ptr<ir::Module> m;
+    std::vector<bool> indexed;
     std::string signature;
     if (map_func.empty()) {
         w.params.push_back({"ary", args[0].type()});
@@ -89,6 +92,7 @@ ReductionSpec ReductionState::specialise(const std::vector<Arg> &args) const {
             types.push_back(t);
         }
         w.map = call;
+        indexed = indexed_at_item(*f);
         modules.push_back(m.get());
         signature = map_func + "(" + signature_text(names, types) + ")";
     }
@@ -97,11 +101,12 @@ ReductionSpec ReductionState::specialise(const std::vector<Arg> &args) const {
     signature += ";" + reduce_expr + ";" + neutral + ";" + dtype_name(dtype_out) +
                  (options.precision == Precision::Single ? ";single" : "");
     ReductionSpec spec;
+    spec.indexed_at_item = std::move(indexed);
     for (const auto &p : w.params)
         spec.packed.push_back(p.type);
     spec.kernel = compile_unit(*backend, *target,
                                assemble_unit(*target, modules, target->reduction_wrapper(w)),
-                               "reduction", signature);
+                               "reduction", signature, options.fast_math);
     return spec;
 }
 
@@ -117,7 +122,7 @@ Reduction::Reduction(const Program *program, std::string reduce_expr, std::strin
     s.reduce_expr = std::move(reduce_expr);
     s.map_func = std::move(map_func);
     s.neutral = std::move(neutral);
-    s.options = std::move(options);
+    s.options = primitives::with_environment(std::move(options));
     s.dtype_out = s.options.precision == Precision::Single && dtype_out == DType::Float64
                       ? DType::Float32
                       : dtype_out;
@@ -172,6 +177,8 @@ Value Reduction::operator()(const std::vector<Arg> &args) {
     s.argp.clear();
     for (const Arg &a : args)
         s.argp.push_back(&a);
+    primitives::check_lengths("the map function '" + s.map_func + "'", s.names, s.argp,
+                              spec.indexed_at_item, n);
     primitives::pack_args(s.argp, spec.packed, s.names, *s.backend, s.kargs);
     const size_t bytes = dtype_size(s.dtype_out);
     if (!s.result.handle) s.result = s.backend->allocate(bytes);

@@ -3,6 +3,7 @@
 #include "codegen/c_like.h"
 #include "primitives/binding.h"
 #include "primitives/combine.h"
+#include "primitives/length_check.h"
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
 #include "primitives/translation_unit.h"
@@ -40,6 +41,7 @@ struct ScanFunction {
 struct ScanSpec {
     CompiledKernel kernel;
     std::vector<Type> packed;
+    std::vector<bool> indexed_at_item; // per named argument (length_check.h)
 };
 
 struct ScanState {
@@ -110,10 +112,21 @@ ScanSpec ScanState::specialise(const std::vector<const Arg *> &args) const {
     w.ops = combine.symbols;
     for (size_t k = 0; k < names.size(); ++k)
         w.params.push_back({names[k], *packed[k]});
+    std::vector<bool> indexed(names.size(), false);
     for (const ScanFunction &sf : funcs) {
         const ir::Function *f = m->find(sf.fn->name);
         SMELT_INTERNAL_ASSERT(f && f->params.size() == sf.fn->params.size(),
                               "scan function " << sf.fn->name);
+        // Each function runs for every i: the arrays it indexes at i need n elements.
+        for (size_t k = 0; k < sf.fn->params.size(); ++k) {
+            if (sf.fn->params[k].name != "i") continue;
+            const std::vector<bool> at_i = indexed_by_param(*f, k);
+            for (size_t p = 0; p < at_i.size(); ++p) {
+                const size_t idx =
+                    std::find(names.begin(), names.end(), sf.fn->params[p].name) - names.begin();
+                if (at_i[p] && idx < names.size()) indexed[idx] = true;
+            }
+        }
         Call call;
         call.symbol = codegen::function_symbol(*m, sf.fn->name);
         call.result = f->return_type;
@@ -163,13 +176,14 @@ ScanSpec ScanState::specialise(const std::vector<const Arg *> &args) const {
                  ");" + scan_expr + ";" + neutral + ";" + dtype_name(dtype) +
                  (options.precision == Precision::Single ? ";single" : "");
     ScanSpec spec;
+    spec.indexed_at_item = std::move(indexed);
     for (const auto &p : w.params)
         spec.packed.push_back(p.type);
     spec.kernel =
         compile_unit(*backend, *target,
                      assemble_unit(*target, {m.get(), combine.combine.get(), combine.neutral.get()},
                                    target->scan_wrapper(w)),
-                     "scan", signature, target->scan_entry_points(w));
+                     "scan", signature, options.fast_math, target->scan_entry_points(w));
     return spec;
 }
 
@@ -185,7 +199,7 @@ Scan::Scan(const Program &program, std::string input_func, std::string output_fu
     ScanState &s = *s_;
     s.scan_expr = std::move(scan_expr);
     s.neutral = std::move(neutral);
-    s.options = std::move(options);
+    s.options = primitives::with_environment(std::move(options));
     s.dtype = s.options.precision == Precision::Single && dtype == DType::Float64 ? DType::Float32
                                                                                   : dtype;
     s.backend = &primitives::resolve_backend(s.options);
@@ -261,6 +275,7 @@ void Scan::operator()(const std::map<std::string, Arg> &named, int64_t n) {
     for (const Arg *a : s.argp)
         primitives::append_type_key(s.key, *a);
     const primitives::ScanSpec &spec = s.specs.get(s.key, [&] { return s.specialise(s.argp); });
+    primitives::check_lengths("the scan", s.names, s.argp, spec.indexed_at_item, n);
     primitives::pack_args(s.argp, spec.packed, s.names, *s.backend, s.kargs);
     s.target->run_scan(*s.backend, spec.kernel, n, s.kargs);
 }

@@ -14,7 +14,10 @@ std::string assemble_unit(const PrimitiveTarget &target,
     bool f64 = d.f64_enable.empty() || wrapper.find(d.type(Scalar::F64)) != std::string::npos;
     for (const ir::Module *m : modules)
         f64 = f64 || codegen::uses_scalar(*m, Scalar::F64);
-    std::string text = codegen::prelude(d, f64);
+    bool checked = false;
+    for (const ir::Module *m : modules)
+        checked = checked || m->bounds_checked;
+    std::string text = codegen::prelude(d, f64, checked);
     for (const ir::Module *m : modules)
         text += "\n" + codegen::emit_module(*m, d);
     text += codegen::line_mapping_reset(text, target.unit_name());
@@ -24,8 +27,9 @@ std::string assemble_unit(const PrimitiveTarget &target,
 
 CompiledKernel compile_unit(Backend &backend, const PrimitiveTarget &target, std::string source,
                             const std::string &primitive, const std::string &signature,
-                            std::vector<std::string> symbols) {
+                            bool fast_math, std::vector<std::string> symbols) {
     ModuleSource src;
+    src.fast_math = fast_math;
     src.symbols = symbols.empty() ? target.entry_points(primitive) : std::move(symbols);
     src.primitive = primitive;
     src.signature = signature;

@@ -17,8 +17,9 @@ std::string assemble_unit(const PrimitiveTarget &target,
 // Compiles through the backend's cache (in-process map, disk, build) and resolves the entry
 // points: `symbols`, or when empty the target's entry_points(primitive). Throws BackendError
 // when the toolchain fails.
+// `fast_math`: Options::fast_math (ModuleSource::fast_math).
 CompiledKernel compile_unit(Backend &backend, const PrimitiveTarget &target, std::string source,
                             const std::string &primitive, const std::string &signature,
-                            std::vector<std::string> symbols = {});
+                            bool fast_math, std::vector<std::string> symbols = {});
 
 } // namespace smelt::primitives

@@ -100,15 +100,20 @@ ir::ExprPtr FunctionLowerer::convert(const TExpr &x, const Type &to, SourceLoc l
     return ir::Expr::cast(to, x.e, loc);
 }
 
+void FunctionLowerer::reject_float_to_int(const TExpr &x, const Type &to, SourceLoc loc,
+                                          const std::string &what) {
+    if (to.is_integer() && x.type().is_float())
+        fail(loc, "a " + x.type().str() + " value cannot be stored in " + what + ", which is " +
+                      to.str() + "; convert it explicitly with int(...)");
+}
+
 ir::ExprPtr FunctionLowerer::implicit(const TExpr &x, const Type &to, SourceLoc loc,
                                       const std::string &what) {
     const Type &from = x.type();
     if (from == to) return x.e;
     if (from.is_void()) fail(loc, "this call returns nothing, so it has no value for " + what);
     if (to.is_scalar() && from.is_scalar()) {
-        if (to.is_integer() && from.is_float())
-            fail(loc, "a " + from.str() + " value cannot be stored in " + what + ", which is " +
-                          to.str() + "; convert it explicitly with int(...)");
+        reject_float_to_int(x, to, loc, what);
         return convert(x, to, loc);
     }
     if (to.is_pointer() && from.is_pointer() && to.elem == from.elem &&

@@ -85,7 +85,10 @@ void FunctionLowerer::assign(const ast::Expr &target, const ast::Expr &value_nod
                            (value.type().is_void() ? std::string("a call that returns nothing")
                                                    : "a " + value.type().str()) +
                            " in an element of '" + p.base->name + "'");
-        // Like a NumPy element store: the value converts to the array's type (floats truncate).
+        // Like a NumPy element store, the value converts to the array's type; but a float is
+        // not silently truncated into an integer element, as it is not into an integer local
+        // (docs/LANGUAGE.md, "Float to integer").
+        reject_float_to_int(value, et, vloc, "an element of '" + p.base->name + "'");
         out.push_back(ir::Stmt::store(p.base, p.indices, convert(value, et, loc), loc));
         return;
     }
@@ -229,6 +232,8 @@ void FunctionLowerer::stmt(const ast::Stmt &s, ir::Block &out) {
             TExpr result = arith(s.op, current, rhs, s.loc);
             if (!result.type().is_scalar())
                 fail(s.value->loc, "cannot store this value in an array element");
+            reject_float_to_int(result, Type::scalar(p.base->type.elem), s.value->loc,
+                                "an element of '" + p.base->name + "'");
             out.push_back(ir::Stmt::store(
                 p.base, p.indices, convert(result, Type::scalar(p.base->type.elem), s.loc), s.loc));
             return;

@@ -66,6 +66,10 @@ public:
     // argument passing, return): numbers convert, except a float into an integer, which must be
     // written int(...); arrays must match their element type. `what` names the target.
     ir::ExprPtr implicit(const TExpr &x, const Type &to, SourceLoc loc, const std::string &what);
+    // The one rule for locals, arguments, returns and array elements: a float value is never
+    // stored into an integer silently (CPython would keep the float); int(...) says so.
+    void reject_float_to_int(const TExpr &x, const Type &to, SourceLoc loc,
+                             const std::string &what);
     TExpr arith(const std::string &op, TExpr a, TExpr b, SourceLoc loc);
     TExpr compare(const std::string &op, TExpr a, TExpr b, SourceLoc loc);
     Type common_numeric(const TExpr &a, const TExpr &b, SourceLoc loc);

@@ -448,10 +448,23 @@ def _made(handle, backend, dt):
     return Array._of(handle, backend, np.dtype(dt) == np.bool_)
 
 
+def _length(name, n):
+    """``n`` as an array length: an integer >= 0 (NumPy's rule for a shape), else a clear error."""
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(f"smelt.{name}: the length must be an integer, not {type(n).__name__} "
+                        f"{n!r}") from None
+    if n < 0:
+        raise ValueError(f"smelt.{name}: the length must not be negative, not {n}")
+    return n
+
+
 def _factory(name, n, dtype, backend, *extra):
+    n = _length(name, n)
     backend = _config.get_backend(backend)
     dt = _dtype(dtype)
-    h = getattr(_smelt, name)(int(n), *extra, _storage(dt), _config.array_backend(backend))
+    h = getattr(_smelt, name)(n, *extra, _storage(dt), _config.array_backend(backend))
     return _made(h, backend, dt)
 
 

@@ -46,6 +46,29 @@ TEST(CliCheck, CleanFileExitsZero) {
     EXPECT_TRUE(has(both.output, "ok: 2 functions checked")) << both.output;
 }
 
+// A flat chain of 10 000 terms used to crash `smelt check` and `smelt emit` (stack overflow);
+// past the nesting limit it is one located error with the caret, and the process exits 1.
+TEST(CliCheck, AChainPastTheNestingLimitIsOneLocatedError) {
+    std::string chain = "x[i]";
+    for (int k = 1; k < 10000; ++k)
+        chain += " + x[i]";
+    testing_util::KernelTree tree;
+    const std::string path = tree.write(
+        "chain.py",
+        "@annotate(i='int', doublep='x, y')\ndef k(i, x, y):\n    y[i] = " + chain + "\n");
+    for (const char *cmd : {"check", "emit"}) {
+        std::vector<std::string> args = {cmd, path};
+        if (std::string(cmd) == "emit") args.push_back("k");
+        ProcessResult r = cli(args);
+        EXPECT_EQ(r.exit_status, 1) << cmd << ": " << r.output.substr(0, 300);
+        EXPECT_TRUE(has(r.output, "chain.py:3:")) << r.output.substr(0, 300);
+        EXPECT_TRUE(has(r.output, ": error: expression is too deep: more than 1000 operations"))
+            << r.output.substr(0, 300);
+        EXPECT_TRUE(has(r.output, "\n    y[i] = x[i] + x[i]")) << "the source line";
+        EXPECT_TRUE(has(r.output, "^")) << "the caret";
+    }
+}
+
 TEST(CliEmit, PrintsTheFunctionAndTheElementwiseUnit) {
     ProcessResult r = cli({"emit", kDir + "clean.py", "axpb"});
     EXPECT_EQ(r.exit_status, 0) << r.output;

@@ -5,7 +5,7 @@ SMELT_INLINE int32_t arith(int32_t i, int32_t *a, int32_t *b, int32_t *q, int32_
     fq[i] = smelt_floordiv_f64(x[i], y[i]);
     fr[i] = smelt_mod_f64(x[i], y[i]) + (((double)a[i]) / ((double)b[i]));
     y[i] = (x[i] * x[i]) + (8.0 * x[i]);
-    if (((0 <= a[i]) && (a[i] < b[i])) && (!(x[i] > 1.5))) {
+    if ((0 <= a[i]) && (a[i] < b[i]) && (!(x[i] > 1.5))) {
         return 1;
     }
 #line 11 "python_arith.py"

@@ -5,7 +5,7 @@ SMELT_INLINE int32_t arith(int32_t i, int32_t *a, int32_t *b, int32_t *q, int32_
     fq[i] = smelt_floordiv_f32(x[i], y[i]);
     fr[i] = smelt_mod_f32(x[i], y[i]) + (((float)a[i]) / ((float)b[i]));
     y[i] = (x[i] * x[i]) + (8.0f * x[i]);
-    if (((0 <= a[i]) && (a[i] < b[i])) && (!(x[i] > 1.5f))) {
+    if ((0 <= a[i]) && (a[i] < b[i]) && (!(x[i] > 1.5f))) {
         return 1;
     }
 #line 11 "python_arith.py"

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 namespace smelt {
 namespace {
@@ -212,6 +213,43 @@ TEST(Elementwise, CallMistakesAreUsageErrors) {
     Elementwise scale(kernels(), "scale_shift", test_options());
     EXPECT_THROW(scale(std::vector<Arg>{1.0, 2.0, 3.0, 4.0}), UsageError); // no array: no n
     EXPECT_THROW(scale(-1, {d, d, 1.0, 1.0}), UsageError);
+}
+
+// An array shorter than the item count used to be read and written past its end (a crash on
+// cpu, a corrupted heap on PoCL): where the kernel indexes it at every i, the call is refused.
+TEST(Elementwise, ShortArraysIndexedAtEveryItemAreUsageErrors) {
+    auto message = [](const std::function<void()> &call) {
+        try {
+            call();
+        } catch (const UsageError &e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    Backend &dev = test_device();
+    Elementwise axpb(kernels(), "axpb", test_options());
+    Array x = full(100, 1.0, DType::Float64, &dev), y = zeros(50, DType::Float64, &dev);
+    std::string m = message([&] { axpb({x, y, x, x}); });
+    EXPECT_NE(m.find("'axpb' indexes 'y' at every item i < 100, but 'y' has 50 elements"),
+              std::string::npos)
+        << m;
+    EXPECT_EQ(y.to_vector<double>(), std::vector<double>(50, 0.0)); // nothing ran
+    m = message([&] { axpb(101, {x, x, x, x}); });
+    EXPECT_NE(m.find("indexes 'x' at every item i < 101, but 'x' has 100 elements"),
+              std::string::npos)
+        << m;
+    // Typed at the call (JIT) too, and by name.
+    Elementwise scale(kernels(), "scale_shift", test_options());
+    m = message([&] { scale({x, zeros(7, DType::Float64, &dev), 2.0, 1.0}); });
+    EXPECT_NE(m.find("'y' has 7 elements"), std::string::npos) << m;
+    m = message([&] { axpb({{"x", x}, {"y", x}, {"a", y}, {"b", x}}); });
+    EXPECT_NE(m.find("'a' has 50 elements"), std::string::npos) << m;
+    // A guarded access is the kernel's business: copy_head reads t[i] only for i < m.
+    Elementwise head(kernels(), "copy_head", test_options());
+    Array dst = zeros(10, DType::Float64, &dev);
+    Array src = to_device(std::vector<double>{1, 2, 3, 4});
+    head({dst, src, int32_t(4)});
+    EXPECT_EQ(dst.to_vector<double>(), (std::vector<double>{1, 2, 3, 4, 0, 0, 0, 0, 0, 0}));
 }
 
 TEST(Elementwise, KernelMistakesAreLocatedCompileErrors) {

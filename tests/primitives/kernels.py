@@ -1,6 +1,6 @@
 # Kernels for the primitive tests (tests/primitives/*_test.cpp). Ordinary Python: each function
 # can also be run by CPython on NumPy arrays.
-from math import sin
+from math import sin, sqrt
 
 
 @annotate(i='int', doublep='x, y, a, b')
@@ -85,3 +85,39 @@ def store_item_prev(i, item, prev_item, y, yp):
 def copy_head(i, x, t, m):
     if i < m:
         x[i] = t[i]
+
+
+def products(i, x, y):
+    return x[i] * y[i]
+
+
+def spin_while_positive(i, x, out):
+    # No side effect in the loop and k unused after it: C++'s forward-progress rule would let
+    # the compiler delete it (GCC does at -O2 unless -fno-finite-loops).
+    k = x[i]
+    while k > 0.0:
+        k = k * 1.0
+    out[i] = 1.0
+
+
+@annotate(i='int', x='doublep', k='intp', l='longp', u='uintp')
+def float_to_int(i, x, k, l, u):
+    k[i] = int(x[i])
+    l[i] = cast(x[i], 'long')
+    u[i] = cast(x[i], 'uint')
+
+
+def shifted(i, x, y):
+    y[i] = x[i + 3]
+
+
+@annotate(i='int', k='intp', out='doublep')
+def local_lookup(i, k, out):
+    m = declare('matrix(4)')
+    for j in range(4):
+        m[j] = j * 1.5
+    out[i] = m[k[i]]
+
+
+def reciprocal_root(i, x, y):
+    y[i] = 1.0 / sqrt(x[i])

@@ -145,5 +145,22 @@ TEST(Reduction, ExpressionMistakesAreLocated) {
     EXPECT_THROW(sum({a, a}), UsageError);
 }
 
+// An array shorter than the item count used to be read past its end.
+TEST(Reduction, ShortArraysOfTheMapAreUsageErrors) {
+    Reduction dot(&kernels(), "a+b", "products", DType::Float64, "0", test_options());
+    Array x = full(64, 2.0, DType::Float64, &test_device());
+    Array y = full(63, 3.0, DType::Float64, &test_device());
+    try {
+        dot({x, y});
+        FAIL() << "a short array was reduced";
+    } catch (const UsageError &e) {
+        EXPECT_NE(std::string(e.what()).find("the map function 'products' indexes 'y' at every "
+                                             "item i < 64, but 'y' has 63 elements"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(dot({x, x}).as<double>(), 64 * 4.0);
+}
+
 } // namespace
 } // namespace smelt

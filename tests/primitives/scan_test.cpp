@@ -246,5 +246,26 @@ TEST(Scan, ExplicitCountAndMistakes) {
     }
 }
 
+// An array shorter than the item count used to be read or written past its end: where the input
+// or output function indexes it at i, the call is refused.
+TEST(Scan, ShortArraysIndexedAtIAreUsageErrors) {
+    Scan scan(kernels(), "ident", "store_item", "a+b", DType::Float64, "0", "", test_options());
+    Array x = full(100, 1.0, DType::Float64, &test_device());
+    Array y = zeros(60, DType::Float64, &test_device());
+    try {
+        scan({{"x", x}, {"y", y}});
+        FAIL() << "a short output array was scanned into";
+    } catch (const UsageError &e) {
+        EXPECT_NE(std::string(e.what()).find("the scan indexes 'y' at every item i < 100, but 'y' "
+                                             "has 60 elements"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(y.to_vector<double>(), std::vector<double>(60, 0.0));
+    Array z = zeros(100, DType::Float64, &test_device());
+    scan({{"x", x}, {"y", z}});
+    EXPECT_EQ(z.to_vector<double>()[99], 100.0);
+}
+
 } // namespace
 } // namespace smelt

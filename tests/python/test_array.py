@@ -141,6 +141,18 @@ def test_reductions_of_empty_arrays(backend):
     assert smelt.maximum(smelt.zeros(0, np.int64, backend)) == np.iinfo(np.int64).min
 
 
+def test_factories_reject_bad_lengths_like_numpy():
+    # NumPy's rule for a shape: an integer (operator.index), not negative; one clear error.
+    for make in (smelt.zeros, smelt.empty, smelt.ones):
+        with pytest.raises(ValueError, match=r"smelt\.\w+: the length must not be negative, not -1"):
+            make(-1)
+        with pytest.raises(TypeError, match="the length must be an integer, not float 2.5"):
+            make(2.5)
+    with pytest.raises(ValueError, match="must not be negative"):
+        smelt.full(-3, 1.0)
+    assert len(smelt.zeros(np.int64(3))) == 3
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.float64])
 def test_cumsum(backend, dtype, rng):
     x = values(rng, 517, dtype)

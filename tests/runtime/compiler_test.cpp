@@ -99,9 +99,26 @@ TEST(CpuCompiler, ToolchainComesFromSmeltCxx) {
     EXPECT_NE(tc.version, "unknown");
     EXPECT_FALSE(tc.version.empty());
     std::vector<std::string> flags = cpu::cxx_flags(true, {"-DX=1"});
-    for (const char *f :
-         {"-std=c++17", "-O3", "-march=native", "-shared", "-fPIC", "-fopenmp", "-DX=1"})
+    for (const char *f : {"-std=c++17", "-O3", "-march=native", "-shared", "-fPIC", "-fopenmp",
+                          "-DX=1", "-ffp-contract=off", "-fno-finite-loops"})
         EXPECT_NE(std::find(flags.begin(), flags.end(), f), flags.end()) << f;
+    EXPECT_EQ(std::find(flags.begin(), flags.end(), "-ffast-math"), flags.end());
+    // Fast math trades the one rounding per operation for speed; loops stay kept.
+    std::vector<std::string> fast = cpu::cxx_flags(true, {}, true);
+    for (const char *f : {"-ffast-math", "-fno-finite-loops"})
+        EXPECT_NE(std::find(fast.begin(), fast.end(), f), fast.end()) << f;
+    EXPECT_EQ(std::find(fast.begin(), fast.end(), "-ffp-contract=off"), fast.end());
+}
+
+TEST(CpuCompiler, FastMathIsPartOfTheCacheKey) {
+    cpu::CpuBackend cpu;
+    ModuleSource exact, fast;
+    fast.fast_math = true;
+    const std::string exact_flags = cpu.toolchain_key(exact).flags;
+    const std::string fast_flags = cpu.toolchain_key(fast).flags;
+    EXPECT_NE(exact_flags, fast_flags);
+    EXPECT_NE(exact_flags.find("-ffp-contract=off"), std::string::npos) << exact_flags;
+    EXPECT_NE(fast_flags.find("-ffast-math"), std::string::npos) << fast_flags;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // The cache key and the on-disk layout: hits, misses on every key part, corrupt entries found
 // (never loaded), concurrent publishers, info/clear, and where the cache lives.
 #include "cache/disk_cache.h"
+#include "support/error.h"
 
 #include "runtime_test_util.h"
 
@@ -104,6 +105,41 @@ TEST(DiskCache, DamagedEntriesAreReportedCorrupt) {
         EXPECT_EQ(found.status, DiskCache::Status::Hit) << what << ": " << found.reason;
         EXPECT_EQ(slurp(found.files.binary), "fresh binary") << what;
         EXPECT_EQ(cache.info().temporary, 0u) << what;
+    }
+}
+
+TEST(DiskCache, AFileWhereTheEntryBelongsIsReplacedAndNothingLeaks) {
+    TempDir dir;
+    DiskCache cache(dir.path());
+    CacheKey key(base_parts());
+    fs::create_directories(dir.path() / "cpu");
+    spew(dir.path() / "cpu" / key.hex(), "not a cache entry");
+    EXPECT_EQ(cache.lookup(kLayout, key).status, DiskCache::Status::Miss);
+    for (int run = 0; run < 3; ++run) { // every run used to fail and leave a .tmp folder
+        EntryFiles e = publish_fake(cache, key, "binary bytes");
+        EXPECT_TRUE(fs::is_directory(e.dir));
+        EXPECT_EQ(cache.lookup(kLayout, key).status, DiskCache::Status::Hit);
+    }
+    EXPECT_EQ(cache.info().temporary, 0u);
+    EXPECT_EQ(cache.info().entries, 1u);
+}
+
+TEST(DiskCache, AFileWhereTheBackendFolderBelongsIsOneClearError) {
+    TempDir dir;
+    DiskCache cache(dir.path());
+    CacheKey key(base_parts());
+    spew(dir.path() / "CACHEDIR.TAG", "tag");
+    spew(dir.path() / "cpu", "in the way");
+    try {
+        cache.stage(kLayout, key, "src");
+        FAIL() << "staging into a file succeeded";
+    } catch (const BackendError &e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("cannot create a build folder in " + (dir.path() / "cpu").string()),
+                  std::string::npos)
+            << what;
+        EXPECT_NE(what.find("SMELT_CACHE_DIR"), std::string::npos) << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     }
 }
 

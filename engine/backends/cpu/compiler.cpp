@@ -69,8 +69,15 @@ CxxToolchain find_toolchain() {
     return tc;
 }
 
-std::vector<std::string> cxx_flags(bool openmp, const std::vector<std::string> &extra) {
+std::vector<std::string> float_semantics_flags(bool fast_math) {
+    return {fast_math ? "-ffast-math" : "-ffp-contract=off", "-fno-finite-loops"};
+}
+
+std::vector<std::string> cxx_flags(bool openmp, const std::vector<std::string> &extra,
+                                   bool fast_math) {
     std::vector<std::string> flags = {"-std=c++17", "-O3", "-march=native", "-shared", "-fPIC"};
+    for (auto &f : float_semantics_flags(fast_math))
+        flags.push_back(std::move(f));
     // Serial mode leaves the OpenMP pragmas in the source; they are meant to be ignored.
     flags.push_back(openmp ? "-fopenmp" : "-Wno-unknown-pragmas");
     flags.insert(flags.end(), extra.begin(), extra.end());

@@ -19,8 +19,17 @@ struct CxxToolchain {
 // Reads SMELT_CXX on each call (tests change it); the version query runs once per compiler.
 CxxToolchain find_toolchain();
 
-// -std=c++17 -O3 -march=native -shared -fPIC, plus -fopenmp when `openmp`, plus `extra`.
-std::vector<std::string> cxx_flags(bool openmp, const std::vector<std::string> &extra);
+// -std=c++17 -O3 -march=native -shared -fPIC, plus -fopenmp when `openmp`, plus `extra`, and
+// the flags that keep the language's meaning (float_semantics_flags).
+std::vector<std::string> cxx_flags(bool openmp, const std::vector<std::string> &extra,
+                                   bool fast_math = false);
+
+// What makes compiled C++ compute what the kernel means in CPython: no contraction of a*b + c
+// into a fused multiply-add (-ffp-contract=off, one rounding per operation as in CPython), and
+// loops kept even when they have no side effect (-fno-finite-loops: C++'s forward-progress rule
+// would let the compiler delete `while True: pass`). With `fast_math` the float flags become
+// -ffast-math (contraction, reassociation, no NaN/Inf guarantees); loops stay kept.
+std::vector<std::string> float_semantics_flags(bool fast_math);
 
 // Runs `<compiler> <flags> -o <output> <source>` in the source's folder, with relative file
 // names so messages read "kernel.cpp:12:5: error: ...". Never throws for a failed compile.

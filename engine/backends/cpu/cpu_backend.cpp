@@ -111,13 +111,15 @@ void CpuBackend::copy(const Buffer &dst, size_t dst_offset, const Buffer &src, s
 
 ToolchainKey CpuBackend::toolchain_key(const ModuleSource &src) const {
     CxxToolchain tc = find_toolchain();
-    return {tc.resolved, tc.version, flags_text(cxx_flags(!options_.serial, src.extra_flags)),
+    return {tc.resolved, tc.version,
+            flags_text(cxx_flags(!options_.serial, src.extra_flags, src.fast_math)),
             cpu_model_key()};
 }
 
 BuildResult CpuBackend::build(const std::filesystem::path &source_path,
                               const std::filesystem::path &binary_path, const ModuleSource &src) {
-    return compile_shared_object(find_toolchain(), cxx_flags(!options_.serial, src.extra_flags),
+    return compile_shared_object(find_toolchain(),
+                                 cxx_flags(!options_.serial, src.extra_flags, src.fast_math),
                                  source_path, binary_path);
 }
 

@@ -226,14 +226,14 @@ void CudaBackend::check_sync(CUresult r, const std::string &what) {
 }
 
 ToolchainKey CudaBackend::toolchain_key(const ModuleSource &src) const {
-    return {"nvrtc", nvrtc_version(), join(nvrtc_options(arch(), src.extra_flags)),
+    return {"nvrtc", nvrtc_version(), join(nvrtc_options(arch(), src.extra_flags, src.fast_math)),
             arch() + " (" + device_name_ + ")"};
 }
 
 BuildResult CudaBackend::build(const std::filesystem::path &source_path,
                                const std::filesystem::path &binary_path, const ModuleSource &src) {
     NvrtcOutput out = nvrtc_compile(read_file(source_path), source_path.filename().string(),
-                                    nvrtc_options(arch(), src.extra_flags));
+                                    nvrtc_options(arch(), src.extra_flags, src.fast_math));
     debug::log(1, out.command + " (" + std::to_string(out.seconds) + " s)");
     BuildResult result;
     result.command = out.command;

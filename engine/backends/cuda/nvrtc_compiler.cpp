@@ -33,8 +33,11 @@ std::string nvrtc_version() {
 }
 
 std::vector<std::string> nvrtc_options(const std::string &arch,
-                                       const std::vector<std::string> &extra) {
-    std::vector<std::string> out = {"--gpu-architecture=" + arch, "-std=c++17"};
+                                       const std::vector<std::string> &extra, bool fast_math) {
+    // NVRTC contracts a*b + c into an FMA by default; --fmad=false keeps CPython's one rounding
+    // per operation unless fast math is asked for.
+    std::vector<std::string> out = {"--gpu-architecture=" + arch, "-std=c++17",
+                                    fast_math ? "--use_fast_math" : "--fmad=false"};
     out.insert(out.end(), extra.begin(), extra.end());
     return out;
 }

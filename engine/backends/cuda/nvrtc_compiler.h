@@ -21,11 +21,13 @@ struct NvrtcOutput {
 // "13.0": nvrtcVersion(), part of every cache key.
 std::string nvrtc_version();
 
-// The options smelt compiles with: -std=c++17, IEEE-conforming float math (NVRTC's defaults:
-// no fast math, FMA contraction allowed as in nvcc), the architecture, then `extra`.
-// `arch` is "sm_90" (CUBIN) or "compute_90" (PTX).
+// The options smelt compiles with: -std=c++17, IEEE-conforming float math without FMA
+// contraction (--fmad=false: one rounding per operation, as in CPython), the architecture, then
+// `extra`. With `fast_math`, --use_fast_math instead (contraction, approximate division and
+// transcendentals, denormals flushed). `arch` is "sm_90" (CUBIN) or "compute_90" (PTX).
 std::vector<std::string> nvrtc_options(const std::string &arch,
-                                       const std::vector<std::string> &extra = {});
+                                       const std::vector<std::string> &extra = {},
+                                       bool fast_math = false);
 
 // Compiles `source` as a program named `name` ("kernel.cu"). With an sm_XX architecture in
 // `options` the binary is a CUBIN (nvrtcGetCUBIN); with compute_XX it is PTX (nvrtcGetPTX).

@@ -197,6 +197,9 @@ std::string OpenCLBackend::build_options(const ModuleSource &src) const {
     std::string out = "-cl-std=CL1.2";
     // Integer min/max through inline PTX on NVIDIA (a ptxas bug; codegen/nvidia_minmax.cpp).
     if (device_.vendor.find("NVIDIA") != std::string::npos) out += " -DSMELT_NVIDIA_PTX";
+    // Without it the source's `#pragma OPENCL FP_CONTRACT OFF` keeps a*b + c two roundings (the
+    // OpenCL dialect's head), and no -cl-mad-enable is ever given.
+    if (src.fast_math) out += " -cl-fast-relaxed-math";
     for (const auto &f : src.extra_flags)
         out += " " + f;
     return out;
