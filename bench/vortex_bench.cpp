@@ -4,14 +4,17 @@
 //
 //   build/bench/vortex_bench [--n 10000,20000,65536] [--reps 3] [--threads 0]
 //                            [--cuda-n 262144,1048576] [--cuda-reps 3] [--tile 128]
-//                            [--skip-cpu] [--skip-cuda] [--out vortex_bench.json]
+//                            [--skip-cpu] [--skip-cuda] [--general] [--out vortex_bench.json]
 //
 // State: N Krasny blobs (delta = 0.01) uniformly in the unit disc with circulations 1/N, unbounded
 // (std::mt19937_64, seed 1); float64 and float32 (Smelt's single precision).
-//   cpu   Smelt's Elementwise `velocity` on the cpu backend against a direct sum written in C++
-//         with an OpenMP loop over targets, compiled with the flags the cpu backend gives its
-//         kernels (-O3 -march=native -fopenmp), on the same number of threads. The ratio is
-//         reference time / Smelt time (> 1: Smelt faster).
+//   cpu   Smelt's Elementwise `velocity` on the cpu backend, compiled as the driver compiles it
+//         (specialised to Krasny blobs, unbounded: vortex::specialised_physics), against a direct
+//         sum written in C++ with an OpenMP loop over targets, compiled with the flags the cpu
+//         backend gives its kernels (-O3 -march=native -fopenmp), on the same number of threads.
+//         The ratio is reference time / Smelt time (> 1: Smelt faster). --general also times the
+//         kernel without that specialisation (regularisation and periodicity as run-time
+//         arguments: "smelt_elementwise_general").
 //   cuda  (built with SMELT_WITH_CUDA, run when a GPU is present) Smelt's tiled Kernel
 //         `velocity_tiled` (and the Elementwise, for comparison) against two CUDA kernels written
 //         for this benchmark (vortex_cuda_reference.cu): naive (sources from global memory) and
@@ -23,6 +26,7 @@
 #include "backends/registry.h"
 #include "common/kernel_file.h"
 #include "smelt.h"
+#include "vortex/simulation.h"
 
 #include <CLI/CLI.hpp>
 
@@ -166,7 +170,8 @@ template <class T> void direct_sum(const T *x, const T *y, const T *g, T *u, T *
 }
 
 template <class T>
-void bench_cpu(const Program &physics, int64_t n, int threads, int reps, const char *dtype) {
+void bench_cpu(const Program &physics, const char *code, int64_t n, int threads, int reps,
+               const char *dtype) {
     const Precision precision = sizeof(T) == 8 ? Precision::Double : Precision::Single;
     Backend &cpu = get_backend("cpu");
     const State s = make_state(n);
@@ -174,7 +179,7 @@ void bench_cpu(const Program &physics, int64_t n, int threads, int reps, const c
           g = Array::from_vector(as<T>(s.g), &cpu);
     Array u = zeros(size_t(n), x.dtype(), &cpu), v = zeros(size_t(n), x.dtype(), &cpu);
     Elementwise velocity(physics, "velocity", {"cpu", precision});
-    Record r{"cpu", "smelt_elementwise", dtype, "openmp_direct_sum"};
+    Record r{"cpu", code, dtype, "openmp_direct_sum"};
     r.n = n;
     r.threads = threads;
     r.seconds = median_seconds(reps, [&] {
@@ -304,7 +309,7 @@ int main(int argc, char **argv) {
     std::string physics_path = SMELT_VORTEX_PHYSICS_DEFAULT;
     int reps = 3, cuda_reps = 3, threads = 0;
     int64_t tile = 128;
-    bool skip_cpu = false, skip_cuda = false;
+    bool skip_cpu = false, skip_cuda = false, with_general = false;
     cli.add_option("--n", n_list, "cpu sizes (comma-separated)");
     cli.add_option("--cuda-n", cuda_list, "cuda sizes (comma-separated)");
     cli.add_option("--reps", reps, "timed evaluations per case (median)")
@@ -315,11 +320,17 @@ int main(int argc, char **argv) {
     cli.add_option("--tile", tile, "work-group size of the tiled kernels (64 ... 512)");
     cli.add_option("--physics", physics_path, "apps/vortex/physics.py");
     cli.add_flag("--skip-cpu", skip_cpu);
+    cli.add_flag("--general", with_general,
+                 "also time the cpu kernel without the driver's specialisation");
     cli.add_flag("--skip-cuda", skip_cuda);
     cli.add_option("--out", out, "JSON output");
     CLI11_PARSE(cli, argc, argv);
 
-    const Program physics = apps::load_kernel_program(physics_path);
+    const Program general = apps::load_kernel_program(physics_path);
+    apps::vortex::PhysicsConfig krasny;
+    krasny.regularisation = apps::vortex::Regularisation::Krasny;
+    krasny.delta = kDelta;
+    const Program physics = apps::vortex::specialised_physics(general, krasny);
     std::string cuda_note;
     try {
         if (!skip_cpu) {
@@ -328,8 +339,12 @@ int main(int argc, char **argv) {
             threads = cpu.num_threads();
             std::printf("cpu: %d threads (Smelt and the OpenMP reference)\n", threads);
             for (int64_t n : parse_sizes(n_list)) {
-                bench_cpu<double>(physics, n, threads, reps, "float64");
-                bench_cpu<float>(physics, n, threads, reps, "float32");
+                bench_cpu<double>(physics, "smelt_elementwise", n, threads, reps, "float64");
+                bench_cpu<float>(physics, "smelt_elementwise", n, threads, reps, "float32");
+                if (!with_general) continue;
+                const char *code = "smelt_elementwise_general";
+                bench_cpu<double>(general, code, n, threads, reps, "float64");
+                bench_cpu<float>(general, code, n, threads, reps, "float32");
             }
         }
 #if SMELT_VORTEX_BENCH_CUDA

@@ -304,6 +304,31 @@ def numpy_velocity(x, y, g, phys, chunk=512, with_scale=False):
     return (u, v, s) if with_scale else (u, v)
 
 
+def sheet_growth_rates(n, gamma, phys):
+    """Linear growth rates of the flat periodic sheet of n points of circulation gamma each
+    (x_j = j L / n, y_j = 0, L = phys[3]) under the kernel phys, one per Fourier mode k = 0..n-1:
+    the largest real part of the eigenvalues of the 2 x 2 system a perturbation
+    (dx_j, dy_j) = e^{2 pi i k j / n} (dx, dy) obeys. The pair Jacobian comes from
+    numpy_pair_velocities by central differences in the target's position. For Krasny's kernel
+    with delta -> 0 the rates tend to the Kelvin-Helmholtz pi k Sum(gamma) / L^2 of the sheet."""
+    length = phys[3]
+    xs = np.arange(n) * length / n
+    h = 1e-6 * length / n
+    jac = np.zeros((n, 2, 2))  # jac[m][c][a]: d(velocity component c from source m)/d(target a)
+    for a in (0, 1):
+        for sign in (1.0, -1.0):
+            x, y = xs.copy(), np.zeros(n)
+            (x if a == 0 else y)[0] += sign * h
+            uu, vv = numpy_pair_velocities(x, y, np.full(n, gamma), phys, 0, 1)
+            jac[:, 0, a] += sign * uu[0] / (2 * h)
+            jac[:, 1, a] += sign * vv[0] / (2 * h)
+    # target j, source j + m: d(vel_j)/dt = sum_m J_m (d_j - d_{j+m}); a mode gives
+    # M(k) = sum_m J_m (1 - e^{2 pi i k m / n}).
+    phase = 1.0 - np.exp(2j * np.pi * np.outer(np.arange(n), np.arange(n)) / n)
+    m = np.einsum("km,mca->kca", phase, jac)
+    return np.linalg.eigvals(m).real.max(axis=1)
+
+
 def numpy_rotation_exact(x, y, g, phys, chunk=512):
     """(1/4pi) sum_{j != k} G_j G_k r^2 K(r^2), unbounded: what sum G (x v - y u) must equal."""
     reg, delta = phys[0], phys[1]
@@ -483,6 +508,7 @@ def read_h5md(path):
                for b in part["box"].attrs["boundary"]]
         d = {
             "position": np.asarray(part["position/value"][()], dtype=np.float64),
+            "position_dtype": np.dtype(part["position/value"].dtype),
             "frame_step": np.asarray(part["position/step"][()]),
             "frame_time": np.asarray(part["position/time"][()], dtype=np.float64),
             "circulation": circulation(part),

@@ -148,8 +148,10 @@ H5mdFrame read_h5md_frame(const std::string &path, int64_t frame) {
     out.n = int64_t(shape[1]);
     out.index = frame < 0 ? out.frames + frame : frame;
     if (out.index < 0 || out.index >= out.frames)
-        fail("frame " + std::to_string(frame) + " does not exist (the file has " +
-             std::to_string(out.frames) + " frames)");
+        throw H5mdFrameRangeError(path + ": frame " + std::to_string(frame) +
+                                      " does not exist (the file has " +
+                                      std::to_string(out.frames) + " frames)",
+                                  frame, out.frames);
     h5::Handle steps = h5::open_dataset(c, position.get(), "step");
     h5::Handle times = h5::open_dataset(c, position.get(), "time");
     const auto step_values = h5::read_all<int64_t>(c, steps.get(), H5T_NATIVE_INT64);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,21 @@ struct H5mdFrame {
     FrameData data;
 };
 
-// Frame `frame` of the file (negative: from the end, -1 the last). std::runtime_error naming the
-// path and what is wrong (no such file, not H5MD, no position, frame out of range, ...);
-// also when this build has no HDF5.
+// A frame index the file does not have (what() names the path, the index and the frame count),
+// so that a caller can report it against its own `frame` setting.
+class H5mdFrameRangeError : public std::runtime_error {
+public:
+    H5mdFrameRangeError(const std::string &message, int64_t frame, int64_t frames)
+        : std::runtime_error(message), frame_(frame), frames_(frames) {}
+    int64_t frame() const { return frame_; }   // as asked (negative: from the end)
+    int64_t frames() const { return frames_; } // frames in the file
+private:
+    int64_t frame_, frames_;
+};
+
+// Frame `frame` of the file (negative: from the end, -1 the last). H5mdFrameRangeError for a
+// frame out of range; std::runtime_error naming the path and what is wrong for anything else (no
+// such file, not H5MD, no position, ...), also when this build has no HDF5.
 H5mdFrame read_h5md_frame(const std::string &path, int64_t frame);
 
 // The value of the scalar observable /observables/<name> at `step`; empty when the file has no

@@ -41,9 +41,11 @@ std::vector<std::string> shared_kernel_path(const std::string &kernel_file) {
     return out;
 }
 
-smelt::Program load_kernel_program(const std::string &kernel_file) {
+smelt::Program load_kernel_program(const std::string &kernel_file,
+                                   const std::map<std::string, smelt::ConstantValue> &constants) {
     smelt::ProgramOptions options;
     options.kernel_path = shared_kernel_path(kernel_file);
+    options.constants = constants;
     return smelt::Program::from_file(kernel_file, options);
 }
 

@@ -3,6 +3,7 @@
 
 #include "smelt.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,11 @@ std::string find_kernel_file(const KernelFile &kernels, const char *argv0);
 // returned; $SMELT_KERNEL_PATH is searched after them by the engine.
 std::vector<std::string> shared_kernel_path(const std::string &kernel_file);
 
-// The app's kernel file parsed with shared_kernel_path() as its import path.
-smelt::Program load_kernel_program(const std::string &kernel_file);
+// The app's kernel file parsed with shared_kernel_path() as its import path, and its module
+// constants set to `constants` (smelt::ProgramOptions::constants): an app specialises kernels to
+// its configuration this way, so the compiler sees its choices as constants.
+smelt::Program
+load_kernel_program(const std::string &kernel_file,
+                    const std::map<std::string, smelt::ConstantValue> &constants = {});
 
 } // namespace smelt::apps

@@ -3,6 +3,7 @@
 // draws as validation/vortex_common.py's initial_state(), so both give the same bits.
 #include "vortex/config.h"
 
+#include "common/h5md_reader.h"
 #include "common/random.h"
 
 #include <cerrno>
@@ -11,10 +12,6 @@
 #include <fstream>
 #include <random>
 #include <sstream>
-
-#if SMELT_APPS_HAVE_HDF5
-#include "common/hdf5_util.h"
-#endif
 
 namespace smelt::apps::vortex {
 
@@ -186,106 +183,37 @@ InitialState read_vortex_csv(const std::string &path) {
     return s;
 }
 
-#if SMELT_APPS_HAVE_HDF5
-
-namespace {
-
-// Row `row` of a dataset [rows, inner...] as doubles.
-std::vector<double> read_row(const h5::Checker &c, hid_t dataset, hsize_t row) {
-    const std::vector<hsize_t> dims = h5::shape(c, dataset);
-    std::vector<hsize_t> start(dims.size(), 0), count = dims;
-    start[0] = row;
-    count[0] = 1;
-    size_t values = 1;
-    for (size_t d = 1; d < dims.size(); ++d)
-        values *= size_t(dims[d]);
-    h5::Handle file_space(c.id(H5Dget_space(dataset), "dataspace"), H5Sclose);
-    c.ok(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
-                             nullptr),
-         "select a frame");
-    h5::Handle mem_space(
-        c.id(H5Screate_simple(int(count.size()), count.data(), nullptr), "memory dataspace"),
-        H5Sclose);
-    std::vector<double> out(values);
-    if (values)
-        c.ok(H5Dread(dataset, H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), H5P_DEFAULT,
-                     out.data()),
-             "read a frame");
-    return out;
-}
-
-} // namespace
-
 InitialState read_vortex_h5md(const std::string &path, int64_t frame) {
     auto fail = [&](const std::string &key, const std::string &message) -> InitialFileError {
         return InitialFileError(key, path + ": " + message);
     };
+    H5mdFrame f;
     try {
-        h5::QuietErrors quiet;
-        const h5::Checker c{path};
-        h5::Handle file(c.id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT),
-                             "cannot open the file (not HDF5?)"),
-                        H5Fclose);
-        if (!h5::exists(file.get(), "particles") ||
-            !h5::exists(file.get(), "particles/all/position/value"))
-            throw fail("path", "not an H5MD file of vortex (no particles/all/position)");
-        if (!h5::exists(file.get(), "particles/all/circulation"))
-            throw fail("path", "has no particles/all/circulation");
-        h5::Handle pos = h5::open_dataset(c, file.get(), "particles/all/position/value");
-        const std::vector<hsize_t> dims = h5::shape(c, pos.get());
-        if (dims.size() != 3 || dims[2] != 2)
-            throw fail("path", "particles/all/position/value is not [frames, N, 2]");
-        const int64_t frames = int64_t(dims[0]), n = int64_t(dims[1]);
-        if (frame < -frames || frame >= frames)
-            throw fail("frame", "frame " + std::to_string(frame) +
-                                    " is out of range: the file has " + std::to_string(frames) +
-                                    " frames (-" + std::to_string(frames) + " ... " +
-                                    std::to_string(frames - 1) + ")");
-        const hsize_t f = hsize_t(frame < 0 ? frames + frame : frame);
-        const std::vector<double> xy = read_row(c, pos.get(), f);
-        // Circulations: the frame field (value [frames, N]) or a time-independent [N] dataset.
-        std::vector<double> gamma;
-        bool series;
-        {
-            h5::Handle obj(c.id(H5Oopen(file.get(), "particles/all/circulation", H5P_DEFAULT),
-                                "open particles/all/circulation"),
-                           H5Oclose);
-            series = H5Iget_type(obj.get()) == H5I_GROUP;
-        }
-        if (series) {
-            h5::Handle g = h5::open_dataset(c, file.get(), "particles/all/circulation/value");
-            const std::vector<hsize_t> gd = h5::shape(c, g.get());
-            if (gd.size() != 2 || gd[0] <= f)
-                throw fail("path",
-                           "particles/all/circulation/value has no frame " + std::to_string(f));
-            gamma = read_row(c, g.get(), f);
-        } else {
-            h5::Handle g = h5::open_dataset(c, file.get(), "particles/all/circulation");
-            gamma = h5::read_all<double>(c, g.get(), H5T_NATIVE_DOUBLE);
-        }
-        if (int64_t(gamma.size()) != n)
-            throw fail("path", "particles/all/circulation has " + std::to_string(gamma.size()) +
-                                   " values for " + std::to_string(n) + " positions");
-        if (n == 0) throw fail("path", "the file holds no vortex");
-        InitialState s;
-        for (int64_t k = 0; k < n; ++k)
-            add(s, xy[size_t(2 * k)], xy[size_t(2 * k + 1)], gamma[size_t(k)]);
-        return s;
-    } catch (const InitialFileError &) {
-        throw;
-    } catch (const std::runtime_error &e) { // HDF5 failures (hdf5_util names the operation)
+        f = read_h5md_frame(path, frame);
+    } catch (const H5mdFrameRangeError &e) {
+        throw fail("frame", "frame " + std::to_string(frame) + " is out of range: the file has " +
+                                std::to_string(e.frames()) + " frames (-" +
+                                std::to_string(e.frames()) + " ... " +
+                                std::to_string(e.frames() - 1) + ")");
+    } catch (const std::runtime_error &e) { // not HDF5, not H5MD, unreadable, no HDF5 build
         throw InitialFileError("path", e.what());
     }
+    if (f.dim != 2)
+        throw fail("path", "not a 2D H5MD file (box dimension " + std::to_string(f.dim) + ")");
+    const Field *pos = f.data.find("position");
+    if (!pos || pos->real.size() != 2)
+        throw fail("path", "particles/all/position holds no 2D positions at frame " +
+                               std::to_string(f.index));
+    // Circulations: the frame's value of the field, or a time-independent [N] dataset.
+    const Field *gamma = f.data.find("circulation");
+    if (!gamma)
+        throw fail("path",
+                   "has no particles/all/circulation (at frame " + std::to_string(f.index) + ")");
+    if (gamma->real.size() != 1)
+        throw fail("path", "particles/all/circulation is not one real value per vortex");
+    if (f.n == 0) throw fail("path", "the file holds no vortex");
+    return InitialState{pos->real[0], pos->real[1], gamma->real[0]};
 }
-
-#else
-
-InitialState read_vortex_h5md(const std::string &path, int64_t) {
-    throw InitialFileError("path", path + ": reading H5MD needs HDF5, and smelt was built "
-                                          "without it (SMELT_WITH_HDF5=OFF or HDF5 not found)");
-}
-
-#endif
 
 InitialState make_initial_state(const VortexConfig &config) {
     const InitialConfig &ini = config.initial;

@@ -31,6 +31,14 @@ POINT = 0
 KRASNY = 1
 GAUSSIAN = 2
 
+# Compile-time choice of the velocity kernel's case. -1 (as written here, and always in CPython):
+# `velocity` takes `regularisation` and `periodic` from its arguments. The driver compiles it with
+# these set to the run's values (smelt::ProgramOptions::constants), so the C++ compiler drops the
+# other cases' branches from the pair loop and can vectorise it (apps/vortex/README.md,
+# "Benchmark"); the arguments it passes are the same values, so the result is the same.
+FIXED_REGULARISATION = -1
+FIXED_PERIODIC = -1
+
 # Euler-Mascheroni constant (E1 series).
 EULER_GAMMA = 0.57721566490153286061
 
@@ -140,6 +148,15 @@ def log_plus_exp1(s, delta):
 # ---------------------------------------------------------------------------------------------
 # Pair kernels.
 # ---------------------------------------------------------------------------------------------
+
+@annotate(int='value, fixed', return_='int')
+def fixed_or(value, fixed):
+    """`fixed` when it was set at compile time (>= 0: FIXED_REGULARISATION, FIXED_PERIODIC),
+    else the run-time `value`."""
+    if fixed >= 0:
+        return fixed
+    return value
+
 
 @annotate(double='r2, delta', regularisation='int', return_='double')
 def velocity_factor(r2, delta, regularisation):
@@ -321,9 +338,12 @@ def velocity(i, x, y, gamma, u, v, n, regularisation, delta, periodic, period):
     Periodic:  (u, v) = (1/(2L)) sum_j gamma_j (-sinh b, sin a) / (cosh b - cos a [+ delta^2]),
                a = 2 pi dx / L, b = 2 pi dy / L; Gaussian blobs add the nearest image's
                (1/2pi) gamma_j exp(-r^2/delta^2)/r^2 (dy, -dx).
-    velocity_tiled computes the same sums in the same order.
+    velocity_tiled computes the same sums in the same order. FIXED_REGULARISATION and
+    FIXED_PERIODIC, when set, replace the arguments of the same name (the driver passes equal ones).
     """
     xi, yi, dx, dy, w, us, vs, k, a, b, rd2 = declare('double', 11)
+    regularisation = fixed_or(regularisation, FIXED_REGULARISATION)
+    periodic = fixed_or(periodic, FIXED_PERIODIC)
     xi = x[i]
     yi = y[i]
     us = 0.0

@@ -1,6 +1,7 @@
 #include "vortex/simulation.h"
 
 #include "backends/registry.h"
+#include "common/kernel_file.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +15,15 @@ std::vector<ObservableColumn> observable_columns() {
             {"impulse_y", "impulse_y", 16, 9, 'g'},
             {"angular_impulse", "angular_impulse", 16, 9, 'g'},
             {"hamiltonian", "hamiltonian", 19, 12, 'g'}};
+}
+
+std::map<std::string, smelt::ConstantValue> velocity_constants(const PhysicsConfig &physics) {
+    return {{"FIXED_REGULARISATION", int(physics.regularisation)},
+            {"FIXED_PERIODIC", physics.periodic_x ? 1 : 0}};
+}
+
+smelt::Program specialised_physics(const smelt::Program &physics, const PhysicsConfig &config) {
+    return load_kernel_program(physics.name(), velocity_constants(config));
 }
 
 namespace {
@@ -32,7 +42,7 @@ smelt::Reduction sum_of(const smelt::Program &physics, const char *map,
 Simulation::Simulation(const VortexConfig &config, const smelt::Program &physics)
     : config_(config), options_(engine_options(config)), backend_(&backend_of(options_)),
       real_(config.precision == Precision::Single ? DType::Float32 : DType::Float64),
-      n_(config.n()), velocity_(physics, "velocity", options_),
+      n_(config.n()), velocity_(specialised_physics(physics, config.physics), "velocity", options_),
       euler_step_(physics, "euler_step", options_),
       stage_position_(physics, "stage_position", options_),
       stage_first_(physics, "stage_first", options_), stage_next_(physics, "stage_next", options_),

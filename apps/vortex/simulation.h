@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,15 @@ namespace smelt::apps::vortex {
 
 // circulation, impulse_x, impulse_y, angular_impulse, hamiltonian (H5MD: the same names).
 std::vector<ObservableColumn> observable_columns();
+
+// physics.py's module constants that fix `velocity`'s case at compile time: FIXED_REGULARISATION
+// and FIXED_PERIODIC, the values the kernels' regularisation and periodic arguments get.
+std::map<std::string, smelt::ConstantValue> velocity_constants(const PhysicsConfig &physics);
+
+// `physics` (parsed from its file, whose path is its name()) again, with velocity_constants():
+// the Program the driver makes its velocity Elementwise from, so that the pair loop holds only
+// this configuration's branch (physics.py, FIXED_REGULARISATION).
+smelt::Program specialised_physics(const smelt::Program &physics, const PhysicsConfig &config);
 
 class Simulation : public Stepper {
 public:

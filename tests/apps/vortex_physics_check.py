@@ -739,6 +739,18 @@ def check_validation_scripts():
         rc, out = run(vortex_sheet.main, [str(sheet), "--plot", "none"])
         check(rc == 1 and "symmetry" in out and "FAIL" in out,
               "vortex_sheet misses a broken symmetry: " + out)
+        rc, out = run(vortex_sheet.main, [str(sheet), "--plot", "none", "--sym-until", "0.1"])
+        check(rc == 0 and "later (not bounded" in out and "1.000e-05" in out,
+              "vortex_sheet --sym-until: the last frame (t = 0.15) is reported, not checked: "
+              + out)
+        # The growth-rate oracle behind the default window: the point-vortex sheet's
+        # Kelvin-Helmholtz rates pi k (Gamma = L = 1) at small k, and a delta that bounds them.
+        rates = V.sheet_growth_rates(200, 1.0 / 200, (P.POINT, 0.0, 1, 1.0))
+        check(all(abs(rates[k] - math.pi * k) < 0.02 * math.pi * k for k in (1, 2, 3)),
+              "sheet_growth_rates, point sheet: %s" % rates[:4])
+        blob = V.sheet_growth_rates(200, 1.0 / 200, (P.KRASNY, 0.1, 1, 1.0))
+        check(blob.max() < 0.2 * rates.max() and 0.8 * rates[1] < blob[1] < rates[1],
+              "sheet_growth_rates, Krasny sheet: max %g" % blob.max())
         rc, out = run(vortex_sheet.main, [str(h5), "--plot", "none"])
         check(rc == 2, "vortex_sheet on a non-periodic run: exit %d" % rc)
 
