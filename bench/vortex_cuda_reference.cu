@@ -7,7 +7,11 @@
 #include <stdexcept>
 #include <string>
 
-namespace bench_ref {
+#ifndef BENCH_REF_NS
+#define BENCH_REF_NS bench_ref
+#endif
+
+namespace BENCH_REF_NS {
 
 namespace {
 
@@ -123,4 +127,4 @@ void vortex_tiled(bool f64, CUdeviceptr x, CUdeviceptr y, CUdeviceptr gamma, CUd
         tiled_t<float>(x, y, gamma, u, v, n, delta2, block, stream);
 }
 
-} // namespace bench_ref
+} // namespace BENCH_REF_NS

@@ -388,10 +388,13 @@ def velocity_tiled(x, y, gamma, u, v, xs, ys, gs, n, regularisation, delta, peri
     loads one source into local memory, the group waits, every target adds the tile's sources
     (only the n - tile*T that exist in the last tile), and the group waits again before the next
     load. All work-items, those past n included, run the same loop, so every barrier is reached
-    by the whole group. The sums run over j = 0..n-1 in order, as in velocity().
+    by the whole group. The sums run over j = 0..n-1 in order, as in velocity(). Specialised
+    like velocity() by FIXED_REGULARISATION and FIXED_PERIODIC.
     """
     t, nt, i, tile, ntiles, src, count = declare('int', 7)
     xi, yi, dx, dy, w, us, vs, k, a, b, rd2 = declare('double', 11)
+    regularisation = fixed_or(regularisation, FIXED_REGULARISATION)
+    periodic = fixed_or(periodic, FIXED_PERIODIC)
     t = LID_0
     nt = LDIM_0
     i = GID_0 * nt + t

@@ -52,7 +52,9 @@ Simulation::Simulation(const VortexConfig &config, const smelt::Program &physics
       impulse_y_(sum_of(physics, "impulse_y_map", options_)),
       angular_impulse_(sum_of(physics, "angular_impulse_map", options_)),
       hamiltonian_(sum_of(physics, "hamiltonian_map", options_)) {
-    if (config.evaluation.tiled) velocity_tiled_.emplace(physics, "velocity_tiled", options_);
+    if (config.evaluation.tiled)
+        velocity_tiled_.emplace(specialised_physics(physics, config.physics), "velocity_tiled",
+                                options_);
     const auto n = static_cast<size_t>(n_);
     for (Array *a : {&x_, &y_, &gamma_, &u_, &v_, &xs_, &ys_, &au_, &av_})
         *a = zeros(n, real_, backend_);
