@@ -39,5 +39,5 @@ SMELT_INLINE void kernel_(int32_t i, float *x, float *y) {
 #line 18 "matrices_and_calls.py"
     c = smelt_mod_i32(i, 3);
     d = smelt_abs_i32(smelt_sub_i32(c, 5));
-    y[i] = (((dist2(m[1][2], y[i]) + scaled(x[i], 2.0f)) + ((float)scaled_v2(d, 3))) + ((float)smelt_min_i32(smelt_min_i32(c, d), 7))) + smelt_max_f32(x[i], 0.5f);
+    y[i] = dist2(m[1][2], y[i]) + scaled(x[i], 2.0f) + ((float)scaled_v2(d, 3)) + ((float)smelt_min_i32(smelt_min_i32(c, d), 7)) + smelt_max_f32(x[i], 0.5f);
 }
