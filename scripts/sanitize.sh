@@ -25,6 +25,7 @@ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build "$BUILD" -j "$JOBS" --target smelt_tests smelt smelt_fuzz_frontend
 export SMELT_CACHE_DIR=${SMELT_CACHE_DIR:-$PWD/$BUILD/test-cache}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=0}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export SMELT_TEST_BACKEND=cpu
 start=$(date +%s)

@@ -32,6 +32,7 @@ export SMELT_CACHE_DIR=${SMELT_CACHE_DIR:-$PWD/$BUILD/test-cache}
 # halt_on_error: the first report fails the test; abort_on_error gives a core-style exit the
 # test harness sees. Leak checking is on: a leak is a failure too.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 "$BUILD/tests/smelt_app_tests" --gtest_filter="$FILTER" --gtest_brief=1
 echo "sanitize_apps: clean (ASan + UBSan, filter $FILTER)"

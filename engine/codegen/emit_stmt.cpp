@@ -5,8 +5,18 @@
 
 #include <climits>
 #include <functional>
+#include <limits>
 
 namespace smelt::codegen::detail {
+
+namespace {
+
+// The smallest value of a signed integer type of `bits` bits (without negating INT64_MIN).
+int64_t min_of_bits(int bits) {
+    return bits >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (bits - 1));
+}
+
+} // namespace
 
 std::string line_directive(int line, const std::string &file) {
     std::string escaped;
@@ -223,7 +233,7 @@ void FunctionEmitter::for_loop(const ir::Stmt &s) {
             inc = "++" + c;
         } else if (v == -1 && scalar_is_signed(t)) {
             inc = "--" + c;
-        } else if (!up && v > -(int64_t(1) << (scalar_bits(t) - 1))) { // -v fits the type
+        } else if (!up && v > min_of_bits(scalar_bits(t))) { // -v fits the type
             inc = c + " -= " + (-v <= INT32_MAX ? std::to_string(-v) : int_literal(d_, t, -v));
         } else {
             inc = c + " += " + converted(*s.step);
