@@ -371,22 +371,29 @@ Box Simulation::box() const {
 }
 
 std::vector<Field> Simulation::frame() {
-    auto widen = [](const std::vector<int32_t> &v) {
+    // Every field in id order, with the ids downloaded once for the frame.
+    const std::vector<int32_t> ids = reordered_ ? id_.to_vector<int32_t>() : std::vector<int32_t>{};
+    auto real = [&](const Array &a) {
+        std::vector<double> v = device_order(a);
+        return ids.empty() ? v : by_id(v, ids);
+    };
+    auto ints = [&](const Array &a) {
+        std::vector<int32_t> v = device_order_int(a);
+        if (!ids.empty()) v = by_id(v, ids);
         return std::vector<int64_t>(v.begin(), v.end());
     };
     std::vector<Field> f;
-    f.push_back(Field::vector("position", {host(pos_[0]), host(pos_[1]), host(pos_[2])})
+    f.push_back(Field::vector("position", {real(pos_[0]), real(pos_[1]), real(pos_[2])})
                     .with_unit("sigma"));
-    f.push_back(Field::vector("velocity", {host(vel_[0]), host(vel_[1]), host(vel_[2])})
+    f.push_back(Field::vector("velocity", {real(vel_[0]), real(vel_[1]), real(vel_[2])})
                     .with_unit("sigma tau-1"));
     if (config_.output_force)
-        f.push_back(Field::vector("force", {host(force_[0]), host(force_[1]), host(force_[2])})
+        f.push_back(Field::vector("force", {real(force_[0]), real(force_[1]), real(force_[2])})
                         .with_unit("epsilon sigma-1"));
     // Pairs split equally and walls: they sum to pe without the tail correction.
-    f.push_back(Field::reals("potential_energy", {host(pe_)}).with_unit("epsilon"));
-    f.push_back(Field::integers(
-        "image", {widen(host_int(img_[0])), widen(host_int(img_[1])), widen(host_int(img_[2]))}));
-    f.push_back(Field::integers("species", {widen(host_int(typ_))}));
+    f.push_back(Field::reals("potential_energy", {real(pe_)}).with_unit("epsilon"));
+    f.push_back(Field::integers("image", {ints(img_[0]), ints(img_[1]), ints(img_[2])}));
+    f.push_back(Field::integers("species", {ints(typ_)}));
     return f;
 }
 

@@ -42,7 +42,8 @@ smelt::Reduction sum_of(const smelt::Program &physics, const char *map,
 Simulation::Simulation(const VortexConfig &config, const smelt::Program &physics)
     : config_(config), options_(engine_options(config)), backend_(&backend_of(options_)),
       real_(config.precision == Precision::Single ? DType::Float32 : DType::Float64),
-      n_(config.n()), velocity_(specialised_physics(physics, config.physics), "velocity", options_),
+      n_(config.n()), velocity_physics_(specialised_physics(physics, config.physics)),
+      velocity_(velocity_physics_, "velocity", options_),
       euler_step_(physics, "euler_step", options_),
       stage_position_(physics, "stage_position", options_),
       stage_first_(physics, "stage_first", options_), stage_next_(physics, "stage_next", options_),
@@ -53,8 +54,7 @@ Simulation::Simulation(const VortexConfig &config, const smelt::Program &physics
       angular_impulse_(sum_of(physics, "angular_impulse_map", options_)),
       hamiltonian_(sum_of(physics, "hamiltonian_map", options_)) {
     if (config.evaluation.tiled)
-        velocity_tiled_.emplace(specialised_physics(physics, config.physics), "velocity_tiled",
-                                options_);
+        velocity_tiled_.emplace(velocity_physics_, "velocity_tiled", options_);
     const auto n = static_cast<size_t>(n_);
     for (Array *a : {&x_, &y_, &gamma_, &u_, &v_, &xs_, &ys_, &au_, &av_})
         *a = zeros(n, real_, backend_);

@@ -97,6 +97,9 @@ private:
     int64_t evaluations_ = 0;
     std::chrono::steady_clock::time_point compiled_at_;
 
+    // physics.py specialised to this run's kernel case (specialised_physics), parsed once for
+    // both velocity paths.
+    smelt::Program velocity_physics_;
     smelt::Elementwise velocity_, euler_step_, stage_position_, stage_first_, stage_next_,
         stage_finish_;
     std::optional<smelt::Kernel> velocity_tiled_;

@@ -41,9 +41,9 @@ TEST(LoopsKept, ASideEffectFreeLoopRunsAsWritten) {
     // the child finds it in the disk cache and starts spinning within the time limit.
     EXPECT_EQ(run_spin(-1.0), 1.0);
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-    ProcessResult r = run_process({"timeout", "4", self,
-                                   "--gtest_filter=LoopsKept.DISABLED_SpinChild",
-                                   "--gtest_also_run_disabled_tests"});
+    ProcessResult r =
+        run_process({"timeout", "4", self, "--gtest_filter=LoopsKept.DISABLED_SpinChild",
+                     "--gtest_also_run_disabled_tests"});
     ASSERT_TRUE(r.started) << r.output;
     EXPECT_NE(r.output.find("launching"), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find("returned"), std::string::npos)
