@@ -32,6 +32,7 @@
 #include "pipeline.h"
 #include "primitives/radix_sort.h"
 #include "support/error.h"
+#include "support/profile.h"
 
 #include <array>
 #include <cstdint>

@@ -7,6 +7,7 @@
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
 #include "primitives/translation_unit.h"
+#include "support/profile.h"
 
 #include <mutex>
 
@@ -207,6 +208,7 @@ void Elementwise::operator()(const std::vector<Arg> &args) {
 
 void Elementwise::operator()(int64_t n, const std::vector<Arg> &args) {
     ElementwiseState &s = *s_;
+    profile::Scope profile(*s.backend, "Elementwise", s.func);
     if (n < 0) throw UsageError("the item count must not be negative, not " + std::to_string(n));
     std::lock_guard<std::mutex> lock(s.mutex);
     if (args.size() != s.names.size())

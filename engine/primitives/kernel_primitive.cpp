@@ -4,6 +4,7 @@
 #include "primitives/kernel.h"
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
+#include "support/profile.h"
 
 #include <mutex>
 
@@ -109,6 +110,7 @@ void Kernel::operator()(const std::array<int64_t, 3> &global_size,
                         const std::array<int64_t, 3> &local_size,
                         const std::vector<LaunchArg> &args) {
     KernelState &s = *s_;
+    profile::Scope profile(*s.backend, "Kernel", s.func);
     LaunchDims dims;
     bool empty = false;
     for (int k = 0; k < 3; ++k) {

@@ -6,6 +6,7 @@
 #include "support/error.h"
 #ifdef SMELT_HAVE_OPENCL
 #include "primitives/opencl/device_sort.h"
+#include "support/profile.h"
 #endif
 
 #include <cstdint>
@@ -67,6 +68,7 @@ void radix_argsort_host(DType key_dtype, const void *keys, void *indices, DType 
 }
 
 void sort_by_key(Array &keys, Array *values, const SortOptions &options) {
+    profile::Scope profile(keys.backend(), "sort_by_key", dtype_name(keys.dtype()));
     if (values) {
         values->check_size(keys.size(), "sort_by_key: values");
         if (&values->backend() != &keys.backend())
@@ -90,6 +92,7 @@ void sort_by_key(Array &keys, Array *values, const SortOptions &options) {
 }
 
 Array argsort(const Array &keys, DType index_dtype, const SortOptions &options) {
+    profile::Scope profile(keys.backend(), "argsort", dtype_name(keys.dtype()));
     if (index_dtype == DType::Int32 &&
         keys.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
         throw UsageError("argsort: " + std::to_string(keys.size()) +

@@ -7,6 +7,7 @@
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
 #include "primitives/translation_unit.h"
+#include "support/profile.h"
 
 #include <mutex>
 #include <optional>
@@ -152,6 +153,7 @@ Reduction &Reduction::operator=(Reduction &&) noexcept = default;
 
 Value Reduction::operator()(const std::vector<Arg> &args) {
     ReductionState &s = *s_;
+    profile::Scope profile(*s.backend, "Reduction", s.reduce_expr, s.map_func);
     std::lock_guard<std::mutex> lock(s.mutex);
     int64_t n = -1;
     if (s.map_func.empty()) {

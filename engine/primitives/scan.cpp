@@ -7,6 +7,7 @@
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
 #include "primitives/translation_unit.h"
+#include "support/profile.h"
 
 #include <algorithm>
 #include <mutex>
@@ -239,6 +240,7 @@ Scan &Scan::operator=(Scan &&) noexcept = default;
 
 void Scan::operator()(const std::map<std::string, Arg> &named, int64_t n) {
     ScanState &s = *s_;
+    profile::Scope profile(*s.backend, "Scan", s.funcs[0].fn->name);
     std::lock_guard<std::mutex> lock(s.mutex);
     s.argp.clear();
     for (const auto &name : s.names) {
