@@ -19,6 +19,8 @@
 //
 // Where a step's time goes: after the timed loop the bench times list builds alone and force
 // evaluations alone (the list kept); the rest of a step is integration and the displacement test.
+// --profile STEPS then runs that many more steps under the engine's profiling (smelt::
+// set_profiling: each primitive call waited for and timed) and prints and records the table.
 #include "bench_machine.h"
 #include "common/kernel_file.h"
 #include "lammps_run.h"
@@ -61,6 +63,9 @@ struct Result {
     double step_ms = -1;  // smelt: one step, averaged over the timed loop
     double build_ms = -1; // smelt: one neighbour-list build
     double force_ms = -1; // smelt: forces with the list kept (displacement test included)
+    // smelt with --profile: the engine's per-primitive profile of that many steps.
+    int64_t profile_steps = 0;
+    std::vector<smelt::ProfileEntry> profile;
     double rate() const { return seconds > 0 ? double(n) * double(steps) / seconds : 0.0; }
 };
 
@@ -123,9 +128,24 @@ HostState ordered_state(const Md3dConfig &config, const std::string &order) {
     return out;
 }
 
+// The engine's per-primitive profile of `steps` steps (each call waited for, so slower than
+// the timed loop): where a step's time goes.
+void profile_steps(Simulation &sim, int64_t steps, Result &r) {
+    (void)sim.observables();
+    smelt::reset_profile();
+    smelt::set_profiling(true);
+    for (int64_t k = 0; k < steps; ++k)
+        sim.step();
+    smelt::set_profiling(false);
+    r.profile_steps = steps;
+    r.profile = smelt::profile_entries();
+    std::printf("%s", smelt::profile_table().c_str());
+    smelt::reset_profile();
+}
+
 // Steps until `seconds` have passed (at least 20), after 20 warm-up steps.
 Result run_smelt(const Md3dConfig &config, const smelt::Program &physics, double seconds,
-                 const std::string &order) {
+                 const std::string &order, int64_t profile) {
     Result r{"smelt md3d", to_string(config.backend), to_string(config.precision), order,
              config.n(),   configure_threads(config)};
     Simulation sim(config, physics);
@@ -160,6 +180,7 @@ Result run_smelt(const Md3dConfig &config, const smelt::Program &physics, double
         sim.compute_forces();
     (void)sim.observables();
     r.force_ms = 1e3 * seconds_since(t1) / reps;
+    if (profile > 0) profile_steps(sim, profile, r);
     return r;
 }
 
@@ -207,8 +228,16 @@ std::string json(const std::vector<Result> &rs, const std::string &config,
           << ", \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
           << ", \"neighbor_builds\": " << r.builds << ", \"step_ms\": " << r.step_ms
           << ", \"build_ms\": " << r.build_ms << ", \"force_ms\": " << r.force_ms
-          << ", \"atom_steps_per_s\": " << r.rate() << "}" << (i + 1 < rs.size() ? "," : "")
-          << "\n";
+          << ", \"atom_steps_per_s\": " << r.rate();
+        if (r.profile_steps > 0) {
+            s << ", \"profile_steps\": " << r.profile_steps << ", \"profile\": [";
+            for (size_t k = 0; k < r.profile.size(); ++k)
+                s << (k ? ", " : "") << "{\"name\": \"" << r.profile[k].name
+                  << "\", \"calls\": " << r.profile[k].calls
+                  << ", \"seconds\": " << r.profile[k].seconds << "}";
+            s << "]";
+        }
+        s << "}" << (i + 1 < rs.size() ? "," : "") << "\n";
     }
     s << "  ]\n}\n";
     return s.str();
@@ -228,6 +257,7 @@ int main(int argc, char **argv) {
     std::vector<int> ranks{1, 2};
     std::vector<std::string> orders{"lattice"};
     std::string physics_path = SMELT_MD3D_PHYSICS_DEFAULT;
+    int64_t profile = 0;
     app.add_option("--config", config_path, "md3d config (its output section is ignored)");
     app.add_option("--set", sets, "key.path=value over the config, as md3d run --set");
     app.add_option("--backend", backend, "cpu, opencl or cuda");
@@ -239,6 +269,9 @@ int main(int argc, char **argv) {
     app.add_option("--ranks", ranks, "LAMMPS MPI rank counts")->delimiter(',');
     app.add_option("--physics", physics_path, "physics.py");
     app.add_option("--out", out, "JSON file to write");
+    app.add_option("--profile", profile,
+                   "after each timed case, profile this many steps per primitive (engine "
+                   "profiling; each call waited for)");
     CLI11_PARSE(app, argc, argv);
 
     try {
@@ -267,7 +300,7 @@ int main(int argc, char **argv) {
             for (const std::string &precision : precisions)
                 for (int t : threads) {
                     last = bench_config(config_path, overrides, backend, precision, t);
-                    Result r = run_smelt(last, physics, seconds, order);
+                    Result r = run_smelt(last, physics, seconds, order, profile);
                     best = std::max(best, r.rate());
                     show(r);
                 }
