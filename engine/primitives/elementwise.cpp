@@ -10,6 +10,7 @@
 #include "support/profile.h"
 
 #include <mutex>
+#include <set>
 
 namespace smelt {
 namespace primitives {
@@ -48,6 +49,41 @@ private:
     }
     const ir::Var *i_, *p_;
     bool found_ = false, assigned_ = false;
+};
+
+// Whether `f` or a module function it calls (transitively) has a for or while loop.
+class Loops {
+public:
+    Loops(const ir::Module &m, const ir::Function &f) : m_(m) { function(f); }
+    bool result() const { return found_; }
+
+private:
+    void function(const ir::Function &f) {
+        if (found_ || !seen_.insert(&f).second) return;
+        block(f.body);
+    }
+    void expr(const ir::ExprPtr &e) {
+        if (!e || found_) return;
+        if (e->kind == ir::ExprKind::Call && !e->is_builtin)
+            if (const ir::Function *g = m_.find(e->callee)) function(*g);
+        for (const auto &a : e->args)
+            expr(a);
+    }
+    void block(const ir::Block &b) {
+        for (const auto &st : b) {
+            if (st->kind == ir::StmtKind::For || st->kind == ir::StmtKind::While) found_ = true;
+            if (found_) return;
+            for (const auto &e : {st->value, st->cond, st->start, st->stop, st->step})
+                expr(e);
+            for (const auto &e : st->indices)
+                expr(e);
+            block(st->body);
+            block(st->orelse);
+        }
+    }
+    const ir::Module &m_;
+    std::set<const ir::Function *> seen_;
+    bool found_ = false;
 };
 
 // True when no two array arguments share memory. Buffers of different handles are different
@@ -143,6 +179,7 @@ ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &f
             w.preload[k] = k < layout.covers_n.size() && layout.covers_n[k] &&
                            f->params[k + 1]->type.is_pointer() &&
                            ReadsAtIndex(*f, f->params[k + 1].get()).result();
+    w.loops = Loops(*m, *f).result();
     unit.items_per_thread = target.elementwise_items_per_thread(w);
     unit.entries = target.elementwise_entry_points(w);
     unit.source = assemble_unit(target, {m.get()}, target.elementwise_wrapper(w));

@@ -62,6 +62,11 @@ struct ElementwiseWrapper {
     // reassigned) and the array holds at least n items, so a target may load p[i] before the
     // call (the load is in bounds whatever func does).
     std::vector<bool> preload;
+    // func, or a function it calls, has a loop (for or while): work per item that is long and
+    // varies from item to item (a neighbour loop). GPU targets then give each thread one item
+    // even with distinct arrays: the tiled form's unrolled calls only add registers there, and
+    // more threads hide more of the loops' load latency.
+    bool loops = false;
 };
 
 // The combine function (a, b) -> a (op) b and the neutral element of a reduction or scan,

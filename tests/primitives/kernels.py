@@ -121,3 +121,14 @@ def local_lookup(i, k, out):
 
 def reciprocal_root(i, x, y):
     y[i] = 1.0 / sqrt(x[i])
+
+
+def row_total(x, i, m):
+    s = 0.0
+    for k in range(m):
+        s += x[i * m + k]
+    return s
+
+
+def row_sums(i, x, y, m):
+    y[i] = row_total(x, i, m)

@@ -19,6 +19,7 @@
 // item per thread. A launch too small to fill the GPU with tiled threads uses it (CudaTarget::
 // run_elementwise): a neighbour search or a force loop over 64 000 particles is latency-bound,
 // and 16 000 threads of 4 items each leave most of the multiprocessors' warp slots empty.
+// A function with a loop (ElementwiseWrapper::loops) gets only that form, as its one entry.
 #include "codegen/c_like.h"
 #include "primitives/call_spelling.h"
 #include "primitives/cuda/wrappers.h"
@@ -49,9 +50,10 @@ std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrap
     vars.index = "smelt_i";
     const bool tiled = w.distinct_arrays;
     std::string out = "/* Elementwise: " + w.func.symbol + "(i, ...) for i in [0, n)" +
-                      (tiled ? "; distinct arrays: restrict, " + std::to_string(kElementwiseItems) +
-                                   " items per thread"
-                             : std::string()) +
+                      (tiled && w.loops ? "; distinct arrays: restrict; loops: one item per thread"
+                       : tiled          ? "; distinct arrays: restrict, " +
+                                     std::to_string(kElementwiseItems) + " items per thread"
+                               : std::string()) +
                       ". */\n";
     // One thread per item, bound-checked.
     auto each_entry = [&](const char *name) {
@@ -63,7 +65,7 @@ std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrap
         e += "}\n";
         return e;
     };
-    if (!tiled) return out + each_entry(kElementwiseEntry);
+    if (!tiled || w.loops) return out + each_entry(kElementwiseEntry);
     out += d.entry_qualifier + " void " + kElementwiseEntry + "(const int64_t smelt_n" +
            kernel_params(d, w.params, vars, tiled) + ") {\n";
     const std::string call = spell_call(d, w.func, vars, w.params);

@@ -12,7 +12,8 @@
 // items), so the items' loads are in flight together rather than one after each call; the
 // last, partial tile is bound-checked item by item. With distinct arrays the unit also holds
 // kElementwiseEachEntry (restrict, one item per work-item), which OpenCLTarget::run_elementwise
-// launches on GPUs when the tiled grid is too small to fill the device.
+// launches on GPUs when the tiled grid is too small to fill the device. A function with a loop
+// (ElementwiseWrapper::loops) gets only that form, as its one entry.
 #include "codegen/c_like.h"
 #include "primitives/call_spelling.h"
 #include "primitives/opencl/wrappers.h"
@@ -22,13 +23,15 @@ namespace smelt::primitives::opencl {
 std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrapper &w) {
     CallVars vars;
     vars.index = "smelt_i";
-    const bool tiled = w.distinct_arrays;
+    const bool tiled = w.distinct_arrays && !w.loops;
     std::string out = "/* Elementwise: " + w.func.symbol + "(i, ...) for i in [0, n)" +
                       (tiled ? "; distinct arrays: restrict, " + std::to_string(kElementwiseItems) +
                                    " items per work-item"
-                             : std::string()) +
+                       : w.distinct_arrays ? "; distinct arrays: restrict; loops: one item per "
+                                             "work-item"
+                                           : std::string()) +
                       ". */\n";
-    if (!tiled) {
+    if (!w.distinct_arrays) {
         out += kernel_head(d, kElementwiseEntry, w.params, "long smelt_n", vars);
         out += "    const long smelt_i = (long)get_global_id(0);\n";
         out += "    if (smelt_i >= smelt_n) return;\n";
@@ -46,8 +49,15 @@ std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrap
                   " /* " + w.params[k].name + " */, ";
         vars.params.push_back(var);
     }
-    out += d.entry_qualifier + " void " + kElementwiseEntry + "(" + params + "long smelt_n) {\n";
     const std::string call = spell_call(d, w.func, vars, w.params);
+    // Restrict, one item per work-item: the second entry of the tiled form, or the only one.
+    auto each_entry = [&](const char *name) {
+        return d.entry_qualifier + " void " + name + "(" + params + "long smelt_n) {\n" +
+               "    const long smelt_i = (long)get_global_id(0);\n" +
+               "    if (smelt_i >= smelt_n) return;\n" + "    " + call + ";\n" + "}\n";
+    };
+    if (!tiled) return out + each_entry(kElementwiseEntry);
+    out += d.entry_qualifier + " void " + kElementwiseEntry + "(" + params + "long smelt_n) {\n";
     const std::string K = std::to_string(kElementwiseItems);
     // The index as the call passes it, so a prefetch covers the call's own load.
     const std::string index =
@@ -83,13 +93,7 @@ std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrap
     out += "        }\n";
     out += "    }\n";
     out += "}\n";
-    out +=
-        d.entry_qualifier + " void " + kElementwiseEachEntry + "(" + params + "long smelt_n) {\n";
-    out += "    const long smelt_i = (long)get_global_id(0);\n";
-    out += "    if (smelt_i >= smelt_n) return;\n";
-    out += "    " + call + ";\n";
-    out += "}\n";
-    return out;
+    return out + each_entry(kElementwiseEachEntry);
 }
 
 } // namespace smelt::primitives::opencl

@@ -45,10 +45,10 @@ public:
         return opencl::elementwise_wrapper(dialect(), w);
     }
     int elementwise_items_per_thread(const ElementwiseWrapper &w) const override {
-        return w.distinct_arrays ? kElementwiseItems : 1;
+        return w.distinct_arrays && !w.loops ? kElementwiseItems : 1;
     }
     std::vector<std::string> elementwise_entry_points(const ElementwiseWrapper &w) const override {
-        if (w.distinct_arrays) return {kElementwiseEntry, kElementwiseEachEntry};
+        if (w.distinct_arrays && !w.loops) return {kElementwiseEntry, kElementwiseEachEntry};
         return {kElementwiseEntry};
     }
     std::string reduction_wrapper(const ReductionWrapper &w) const override {
