@@ -386,6 +386,22 @@ TEST(Md3dBinary, RunsTheTinyConfigOnTheCpu) {
     fs::remove_all(dir);
 }
 
+// SMELT_PROFILE=1: the engine's per-primitive table at exit, with the integrator's kernel
+// called once per NVE step.
+TEST(Md3dBinary, SmeltProfilePrintsThePrimitivesTable) {
+    const fs::path dir = fresh_temp_dir("md3d_binary_profile");
+    auto r = run_process("SMELT_PROFILE=1 " + md3d() + " run " + shell_quote(kTiny) +
+                         " --backend=cpu --output " + shell_quote(dir.string()) + " --threads 1");
+    EXPECT_EQ(r.status, 0) << r.output;
+    std::smatch m;
+    ASSERT_TRUE(
+        std::regex_search(r.output, m, std::regex(R"(Elementwise\(kick_drift\)\s+cpu\s+(\d+)\s)")))
+        << r.output;
+    EXPECT_EQ(m[1], "50"); // configs/ci/md3d_tiny.yaml: 50 velocity-Verlet steps
+    EXPECT_NE(r.output.find("smelt profile"), std::string::npos) << r.output;
+    fs::remove_all(dir);
+}
+
 bool opencl_available() {
     for (const auto &b : smelt::list_backends())
         if (b.name == "opencl" && b.available) return true;
