@@ -213,7 +213,7 @@ void NeighborList::build(const std::vector<Array> &coords) {
         a.emplace_back(s.rl2());
         (*s.fill)(a);
         // The fill writes cell by cell; index order makes the force sums independent of the grid.
-        (*s.sort)({s.nbr_start, s.nbr_count, s.nbr_idx});
+        if (s.spec.sorted) (*s.sort)({s.nbr_start, s.nbr_count, s.nbr_idx});
     } else {
         std::vector<Arg> a = args;
         a.emplace_back(s.nbr_start);

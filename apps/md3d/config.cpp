@@ -347,7 +347,7 @@ IntegratorConfig parse_integrator(const ConfigNode &integ, uint64_t system_seed)
 }
 
 NeighborConfig parse_neighbor(const ConfigNode &nb) {
-    nb.expect_keys({"mode", "skin", "rebuild", "sort_interval"});
+    nb.expect_keys({"mode", "skin", "rebuild", "sort_interval", "sorted_lists"});
     NeighborConfig out;
     out.mode = optional_choice(nb, "mode", "binned", {"binned", "all_pairs"}) == "all_pairs"
                    ? NeighborMode::AllPairs
@@ -364,6 +364,10 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
     if (!binned && out.sort_interval > 0)
         nb.fail_at("sort_interval", "reordering by cell needs mode: binned (all_pairs has no cell "
                                     "grid); use sort_interval: 0");
+    // auto: sorted on the cpu backend only (resolved with the backend, Md3dConfig::neighbor).
+    const std::string sorted =
+        optional_choice(nb, "sorted_lists", "auto", {"auto", "true", "false"});
+    if (sorted != "auto") out.sorted_lists = sorted == "true";
     return out;
 }
 

@@ -84,6 +84,10 @@ struct NeighborConfig {
     // Every this many steps (at steps that are multiples of it) the particles are reordered by
     // neighbour cell, so that neighbours sit close in memory; 0: never. Binned only.
     int64_t sort_interval = 100;
+    // Each particle's list in increasing index order (NeighborListSpec::sorted); unset: on the
+    // cpu backend only (GPUs spend about half of a list build sorting).
+    std::optional<bool> sorted_lists;
+    bool lists_sorted(bool on_cpu) const { return sorted_lists.value_or(on_cpu); }
 };
 
 // RunConfig: backend, precision, threads, output, source (the file and its text).

@@ -86,6 +86,8 @@ std::string describe(const Md3dConfig &c) {
         if (c.neighbor.sort_interval > 0)
             s += format(", particles reordered by cell every %lld steps",
                         (long long)c.neighbor.sort_interval);
+        s += c.neighbor.lists_sorted(c.backend == Backend::Cpu) ? ", lists in index order"
+                                                                : ", lists in cell order";
     }
     s += "\n" + describe_run(c);
     if (c.output_force) s += "frames       with forces\n";
