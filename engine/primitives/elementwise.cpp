@@ -237,10 +237,11 @@ void Elementwise::operator()(int64_t n, const std::vector<Arg> &args) {
         primitives::ElementwiseUnit unit = primitives::elementwise_unit(
             *s.program.data().module, s.func, given, s.options.precision, *s.target,
             s.backend->name(), layout, s.options.bounds_check, s.options.check_finite);
-        primitives::ElementwiseSpec out{
+        primitives::ElementwiseSpec out;
+        out.kernel =
             primitives::compile_unit(*s.backend, *s.target, std::move(unit.source), "elementwise",
-                                     unit.signature, s.options.fast_math, std::move(unit.entries)),
-            std::move(unit.packed)};
+                                     unit.signature, s.options.fast_math, std::move(unit.entries));
+        out.packed = std::move(unit.packed);
         out.kernel.items_per_thread = unit.items_per_thread;
         out.indexed_at_item = std::move(unit.indexed_at_item);
         out.bounds_checked = unit.bounds_checked;
