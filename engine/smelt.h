@@ -68,17 +68,20 @@ struct Options {
     // every operation rounds once, as in CPython. SMELT_FAST_MATH=1 in the environment turns it
     // on for every primitive. Part of the cache key.
     bool fast_math = false;
-    // Bounds-checked mode (Elementwise): the generated code checks every index into the
-    // kernel's array parameters and local matrices; an index out of range makes the call throw
-    // a UsageError naming file.py:LINE, the array, the index and its length, after the launch
-    // (the bad access itself is replaced by one of element 0). Slower; for finding bugs.
-    // Accesses in functions the kernel calls are not checked. SMELT_BOUNDS_CHECK=1 turns it on
-    // for every primitive. Part of the cache key (the generated source differs).
+    // Bounds-checked mode (Elementwise, Reduction with a map, Scan, Kernel): the generated code
+    // checks every index into an array (parameters, local pointers and matrices, LOCAL_MEM and
+    // LocalMem memory, atomics), in the kernel and in every function it calls; an index out of
+    // range makes the call throw a UsageError naming file.py:LINE of the access, the array, the
+    // index and its length, after the launch (the bad access itself is replaced by one of
+    // element 0). Slower; for finding bugs. SMELT_BOUNDS_CHECK=1 turns it on for every
+    // primitive. Part of the cache key (the generated source differs). docs/LANGUAGE.md,
+    // "Checked runs", lists what is checked.
     bool bounds_check = false;
-    // Finite-checked mode (Elementwise): every float value the kernel stores into an array
-    // parameter is checked; the first NaN or infinity makes the call throw a UsageError naming
-    // file.py:LINE, the array and the index, after the launch: where a simulation first goes
-    // non-finite. SMELT_CHECK_FINITE=1 turns it on for every primitive. Part of the cache key.
+    // Finite-checked mode (the same primitives): every float value stored into an array, and
+    // the value a Reduction's map or a Scan's input returns, is checked; the first NaN or
+    // infinity makes the call throw a UsageError naming file.py:LINE, the array and the index
+    // (or the item), after the launch: where a simulation first goes non-finite.
+    // SMELT_CHECK_FINITE=1 turns it on for every primitive. Part of the cache key.
     // (Under fast_math the check may be optimised away.)
     bool check_finite = false;
 };

@@ -19,6 +19,22 @@ ENGINE=${ENGINE:-mutation}
 CORPUS=(tests apps examples python/smelt bench validation)
 
 if [ "$ENGINE" = libfuzzer ]; then
+  # libFuzzer comes with clang (Debian: apt install clang); say so rather than fail in CMake.
+  probe=$(mktemp -d)
+  printf '#include <cstddef>\n#include <cstdint>\nextern "C" int LLVMFuzzerTestOneInput(const uint8_t *, size_t) { return 0; }\n' \
+    >"$probe/probe.cpp"
+  if ! command -v clang++ >/dev/null; then
+    echo "scripts/fuzz.sh: ENGINE=libfuzzer needs clang++ (Debian: apt install clang), which is not" \
+         "installed; run without ENGINE= for the plain mutation driver" >&2
+    rm -rf "$probe"; exit 2
+  fi
+  if ! clang++ -fsanitize=fuzzer,address "$probe/probe.cpp" -o "$probe/probe" 2>"$probe/log"; then
+    echo "scripts/fuzz.sh: $(clang++ --version | head -n1) cannot link -fsanitize=fuzzer" \
+         "(libFuzzer's runtime is missing):" >&2
+    cat "$probe/log" >&2
+    rm -rf "$probe"; exit 2
+  fi
+  rm -rf "$probe"
   BUILD=${BUILD:-build-fuzz}
   FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer"
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -90,14 +90,14 @@ std::string prelude(const Dialect &d, bool with_f64, bool bounds_checked) {
                         {d.type(s), d.type(unsigned_of_width(s)), scalar_suffix(s)});
     }
     if (bounds_checked) {
-        // The first index outside [0, len) is recorded (count, site, index) and replaced by 0;
-        // the host raises the error after the launch (ir/passes/bounds_check.h).
+        // The first index outside [0, len) is recorded (count, site, index, len) and replaced
+        // by 0; the host raises the error after the launch (ir/passes/bounds_check.h).
         const std::string l = d.type(Scalar::I64);
         out += "SMELT_INLINE " + l + " smelt_checked_index(" + l + " i, " + l +
                " len, SMELT_GLOBAL " + l + " *t, " + l +
                " site) {\n    if (i >= 0 && i < len) return i;\n" +
                "    if (smelt_atomic_add_i64(t, (" + l + ")1) == 0) {\n        t[1] = site;\n" +
-               "        t[2] = i;\n    }\n    return 0;\n}\n";
+               "        t[2] = i;\n        t[3] = len;\n    }\n    return 0;\n}\n";
         // The first NaN or infinity stored is recorded: site, index, 1 NaN / 2 +inf / 3 -inf.
         for (Scalar f : {Scalar::F32, Scalar::F64}) {
             if (f == Scalar::F64 && !with_f64) continue;

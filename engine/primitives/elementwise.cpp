@@ -147,7 +147,8 @@ ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &f
     // Before the bounds check rewrites the indices it looks for.
     unit.indexed_at_item = indexed_at_item(*m->find(func));
     if (bounds_check) {
-        ir::BoundsChecked checked = ir::bounds_check(*m, func, check_index, check_finite);
+        ir::BoundsChecked checked = ir::bounds_check(
+            *m, {ir::entry_with_consecutive_slots(*m->find(func), 1)}, check_index, check_finite);
         m = std::move(checked.module);
         unit.bounds_checked = true;
         unit.bounds_sites = std::move(checked.sites);
@@ -275,10 +276,11 @@ void Elementwise::operator()(int64_t n, const std::vector<Arg> &args) {
         primitives::ElementwiseUnit unit = primitives::elementwise_unit(
             *s.program.data().module, s.func, given, s.options.precision, *s.target,
             s.backend->name(), layout, s.options.bounds_check, s.options.check_finite);
-        primitives::ElementwiseSpec out{
+        primitives::ElementwiseSpec out;
+        out.kernel =
             primitives::compile_unit(*s.backend, *s.target, std::move(unit.source), "elementwise",
-                                     unit.signature, s.options.fast_math, std::move(unit.entries)),
-            std::move(unit.packed)};
+                                     unit.signature, s.options.fast_math, std::move(unit.entries));
+        out.packed = std::move(unit.packed);
         out.kernel.items_per_thread = unit.items_per_thread;
         out.indexed_at_item = std::move(unit.indexed_at_item);
         out.bounds_checked = unit.bounds_checked;
@@ -291,15 +293,10 @@ void Elementwise::operator()(int64_t n, const std::vector<Arg> &args) {
         s.target->run_elementwise(*s.backend, spec.kernel, n, s.kargs);
         return;
     }
-    Array table = primitives::checked_run_table(s.argp, *s.backend);
-    Arg table_arg(table);
-    std::vector<const Arg *> with_table = s.argp;
-    with_table.push_back(&table_arg);
-    std::vector<std::string> names = s.names;
-    names.push_back(ir::kBoundsTableParam);
-    primitives::pack_args(with_table, spec.packed, names, *s.backend, s.kargs);
+    primitives::CheckedLaunch checked(s.argp, s.names, *s.backend);
+    primitives::pack_args(checked.args, spec.packed, checked.names, *s.backend, s.kargs);
     s.target->run_elementwise(*s.backend, spec.kernel, n, s.kargs);
-    primitives::report_checked_run(table, spec.bounds_sites, s.func, s.argp, s.names);
+    checked.report(spec.bounds_sites);
 }
 
 void Elementwise::operator()(const NamedArgs &named, int64_t n) {

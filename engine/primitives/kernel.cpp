@@ -4,6 +4,7 @@
 #include "codegen/c_like.h"
 #include "codegen/dialect.h"
 #include "codegen/prelude.h"
+#include "primitives/checked_run.h"
 #include "primitives/cuda/raw_kernel.h"
 #include "support/error.h"
 
@@ -91,7 +92,7 @@ size_t element_bytes(Scalar s) {
 
 RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::string &function,
                      std::map<std::string, Type> arg_types, Precision precision, Backend *backend,
-                     bool fast_math)
+                     bool fast_math, bool bounds_check, bool check_finite)
     : module_(std::move(module)), backend_(backend ? backend : &default_backend()) {
     const std::string backend_name = backend_->name();
     const bool cuda = backend_name == "cuda";
@@ -107,6 +108,16 @@ RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::strin
     function_ = ir_->find(function);
     SMELT_INTERNAL_ASSERT(function_, "build_ir did not produce the requested '" << function << "'");
     check_kernel_shape(*module_, *ir_, *function_, !cuda);
+    user_params_ = function_->params.size();
+    checked_ = bounds_check || check_finite;
+    if (checked_) {
+        // Parameter k's length (an array's size, a LocalMem's count) in slot header + k.
+        ir::BoundsChecked c = ir::bounds_check(*ir_, {ir::entry_with_consecutive_slots(*function_)},
+                                               bounds_check, check_finite);
+        ir_ = std::move(c.module);
+        sites_ = std::move(c.sites);
+        function_ = ir_->find(function);
+    }
 
     if (cuda) {
         // CUDA keeps the function a __device__ function behind a __global__ wrapper, which turns
@@ -116,7 +127,7 @@ RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::strin
         entry_ = std::move(unit.entry);
     } else {
         const codegen::Dialect &d = codegen::dialect_for_backend(backend_name);
-        source_ = codegen::prelude(d, codegen::uses_scalar(*ir_, Scalar::F64)) + "\n" +
+        source_ = codegen::prelude(d, codegen::uses_scalar(*ir_, Scalar::F64), checked_) + "\n" +
                   codegen::emit_module(*ir_, d, {function});
         entry_ = codegen::function_symbol(*ir_, function);
     }
@@ -126,7 +137,8 @@ RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::strin
     src.symbols = {entry_};
     src.primitive = "raw_kernel";
     src.fast_math = fast_math;
-    src.signature = signature_text(*function_, precision);
+    src.signature = signature_text(*function_, precision) + (bounds_check ? " bounds" : "") +
+                    (check_finite ? " finite" : "");
     compiled_ = backend_->compile(src);
     kernel_ = compiled_->function(entry_);
 }
@@ -134,10 +146,11 @@ RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::strin
 void RawKernel::launch(const LaunchDims &dims, std::span<const LaunchArg> args) const {
     const auto &params = function_->params;
     const std::string who = "kernel '" + function_->name + "'";
-    if (args.size() != params.size())
-        throw UsageError(who + " takes " + std::to_string(params.size()) + " arguments, " +
+    if (args.size() != user_params_)
+        throw UsageError(who + " takes " + std::to_string(user_params_) + " arguments, " +
                          std::to_string(args.size()) + " given");
     std::vector<KernelArg> launch_args;
+    std::vector<int64_t> lengths; // per argument, for the checked modes' table
     launch_args.reserve(args.size());
     for (size_t i = 0; i < args.size(); ++i) {
         const Type &t = params[i]->type;
@@ -151,6 +164,7 @@ void RawKernel::launch(const LaunchDims &dims, std::span<const LaunchArg> args) 
                 throw UsageError(arg + " got LocalMem(" + std::to_string(m.count) +
                                  (m.dtype ? std::string(", ") + dtype_name(*m.dtype) : "") + ")");
             launch_args.push_back(KernelArg::local_memory(m.count * element_bytes(t.elem)));
+            lengths.push_back(static_cast<int64_t>(m.count));
         } else if (a.is_local()) {
             throw UsageError(arg + " is given LocalMem, which only an l<type>p parameter takes");
         } else if (t.is_pointer()) {
@@ -162,6 +176,7 @@ void RawKernel::launch(const LaunchDims &dims, std::span<const LaunchArg> args) 
                 throw UsageError(arg + " is an array on the " + array.backend().name() +
                                  " backend; the kernel runs on " + backend_->name());
             launch_args.push_back(KernelArg::of(array.buffer()));
+            lengths.push_back(static_cast<int64_t>(array.size()));
         } else {
             if (a.arg().is_array()) throw UsageError(arg + " needs a number, not an Array");
             KernelArg v;
@@ -169,9 +184,14 @@ void RawKernel::launch(const LaunchDims &dims, std::span<const LaunchArg> args) 
             v.size = element_bytes(t.elem);
             a.arg().convert_scalar(t.elem, v.value);
             launch_args.push_back(v);
+            lengths.push_back(0);
         }
     }
+    if (!checked_) return backend_->launch(kernel_, dims, launch_args);
+    Array table = primitives::checked_run_table(lengths, *backend_);
+    launch_args.push_back(KernelArg::of(table.buffer()));
     backend_->launch(kernel_, dims, launch_args);
+    primitives::report_checked_run(table, sites_);
 }
 
 } // namespace smelt

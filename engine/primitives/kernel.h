@@ -27,6 +27,7 @@
 
 #include "frontend/ast.h"
 #include "ir/ir.h"
+#include "ir/passes/bounds_check.h"
 #include "smelt.h"
 
 #include <initializer_list>
@@ -44,10 +45,13 @@ public:
     // `arg_types` types the parameters the source leaves unannotated; `precision` is the
     // precision switch. CompileError for mistakes in the source (located in the .py),
     // UsageError for a CPU backend or double on a device without fp64, BackendError for a
-    // failed device build (with the build log and the kept source).
+    // failed device build (with the build log and the kept source). `bounds_check` and
+    // `check_finite` compile the checked modes of ir/passes/bounds_check.h: each launch then
+    // waits for the kernel and throws a UsageError for the first bad index or non-finite store.
     RawKernel(std::shared_ptr<const ast::Module> module, const std::string &function,
               std::map<std::string, Type> arg_types = {}, Precision precision = Precision::Double,
-              Backend *backend = nullptr, bool fast_math = false);
+              Backend *backend = nullptr, bool fast_math = false, bool bounds_check = false,
+              bool check_finite = false);
 
     // Enqueues one launch (asynchronous, like every launch; Array reads wait for it). Scalars
     // are converted to their parameter's type as C converts. UsageError when the arguments do
@@ -61,6 +65,7 @@ public:
     const std::string &entry_name() const {
         return entry_;
     } // OpenCL: the __kernel; CUDA: its wrapper
+    // The kernel function (in the checked modes, with the table as its last parameter).
     const ir::Function &function() const { return *function_; }
     Backend &backend() const { return *backend_; }
 
@@ -68,6 +73,9 @@ private:
     std::shared_ptr<const ast::Module> module_;
     std::shared_ptr<ir::Module> ir_;
     const ir::Function *function_ = nullptr;
+    size_t user_params_ = 0;            // parameters before the checked modes' table
+    std::vector<ir::BoundsSite> sites_; // of the checked modes; empty when unchecked
+    bool checked_ = false;
     Backend *backend_ = nullptr;
     std::string source_;
     std::string entry_;

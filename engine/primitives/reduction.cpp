@@ -2,6 +2,7 @@
 // thread count (see the class comment in smelt.h and primitives/cpu/reduction_wrapper.cpp).
 #include "codegen/c_like.h"
 #include "primitives/binding.h"
+#include "primitives/checked_run.h"
 #include "primitives/combine.h"
 #include "primitives/length_check.h"
 #include "primitives/program_data.h"
@@ -19,6 +20,10 @@ struct ReductionSpec {
     CompiledKernel kernel;
     std::vector<Type> packed;
     std::vector<bool> indexed_at_item; // of the map function's parameters (length_check.h)
+    // Checked modes: the entry takes the table of ir/passes/bounds_check.h after the user's
+    // arguments (also in `packed`), and these are its sites.
+    bool checked = false;
+    std::vector<ir::BoundsSite> sites;
 };
 
 struct ReductionState {
@@ -61,6 +66,9 @@ ReductionSpec ReductionState::specialise(const std::vector<Arg> &args) const {
     std::shared_ptr<ir::Module> m;
     std::vector<bool> indexed;
     std::string signature;
+    ReductionSpec spec;
+    // Without a map the wrapper reads the array in range itself: nothing to check.
+    spec.checked = !map_func.empty() && (options.bounds_check || options.check_finite);
     if (map_func.empty()) {
         w.params.push_back({"ary", args[0].type()});
         w.array_param = 0;
@@ -77,8 +85,19 @@ ReductionSpec ReductionState::specialise(const std::vector<Arg> &args) const {
             if (b.for_request) request.arg_types[names[k]] = b.type;
         }
         m = build_ir(module, {request}, compile_options());
+        // Before the bounds check rewrites the indices it looks for.
+        indexed = indexed_at_item(*m->find(map_func));
+        if (spec.checked) {
+            ir::CheckedEntry entry = ir::entry_with_consecutive_slots(*m->find(map_func), 1);
+            entry.check_return = true; // the value reduced
+            ir::BoundsChecked c =
+                ir::bounds_check(*m, {entry}, options.bounds_check, options.check_finite);
+            m = std::move(c.module);
+            spec.sites = std::move(c.sites);
+        }
         const ir::Function *f = m->find(map_func);
-        SMELT_INTERNAL_ASSERT(f && f->params.size() == names.size() + 1, "map " << map_func);
+        SMELT_INTERNAL_ASSERT(f && f->params.size() == names.size() + 1 + (spec.checked ? 1 : 0),
+                              "map " << map_func);
         if (!f->return_type.is_numeric() && !f->return_type.is_bool())
             throw UsageError("the map function '" + map_func + "' must return a number");
         Call call;
@@ -92,16 +111,21 @@ ReductionSpec ReductionState::specialise(const std::vector<Arg> &args) const {
             call.args.push_back({CallArg::Kind::Param, static_cast<int>(k), t});
             types.push_back(t);
         }
+        if (spec.checked) {
+            const Type &t = f->params.back()->type;
+            w.params.push_back({ir::kBoundsTableParam, t});
+            call.args.push_back({CallArg::Kind::Param, static_cast<int>(names.size()), t});
+        }
         w.map = call;
-        indexed = indexed_at_item(*f);
         modules.push_back(m.get());
         signature = map_func + "(" + signature_text(names, types) + ")";
     }
     modules.push_back(combine.combine.get());
     modules.push_back(combine.neutral.get());
     signature += ";" + reduce_expr + ";" + neutral + ";" + dtype_name(dtype_out) +
-                 (options.precision == Precision::Single ? ";single" : "");
-    ReductionSpec spec;
+                 (options.precision == Precision::Single ? ";single" : "") +
+                 (spec.checked && options.bounds_check ? ";bounds" : "") +
+                 (spec.checked && options.check_finite ? ";finite" : "");
     spec.indexed_at_item = std::move(indexed);
     for (const auto &p : w.params)
         spec.packed.push_back(p.type);
@@ -181,10 +205,17 @@ Value Reduction::operator()(const std::vector<Arg> &args) {
         s.argp.push_back(&a);
     primitives::check_lengths("the map function '" + s.map_func + "'", s.names, s.argp,
                               spec.indexed_at_item, n);
-    primitives::pack_args(s.argp, spec.packed, s.names, *s.backend, s.kargs);
     const size_t bytes = dtype_size(s.dtype_out);
     if (!s.result.handle) s.result = s.backend->allocate(bytes);
-    s.target->run_reduction(*s.backend, spec.kernel, n, s.kargs, s.result);
+    if (!spec.checked) {
+        primitives::pack_args(s.argp, spec.packed, s.names, *s.backend, s.kargs);
+        s.target->run_reduction(*s.backend, spec.kernel, n, s.kargs, s.result);
+    } else {
+        primitives::CheckedLaunch checked(s.argp, s.names, *s.backend);
+        primitives::pack_args(checked.args, spec.packed, checked.names, *s.backend, s.kargs);
+        s.target->run_reduction(*s.backend, spec.kernel, n, s.kargs, s.result);
+        checked.report(spec.sites);
+    }
     alignas(8) unsigned char out[8] = {};
     s.backend->read(s.result, 0, out, bytes);
     return Value(s.dtype_out, out);

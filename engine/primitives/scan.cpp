@@ -2,6 +2,7 @@
 // scan expression into one two-pass blocked scan (see smelt.h and cpu/scan_wrapper.cpp).
 #include "codegen/c_like.h"
 #include "primitives/binding.h"
+#include "primitives/checked_run.h"
 #include "primitives/combine.h"
 #include "primitives/length_check.h"
 #include "primitives/program_data.h"
@@ -43,6 +44,10 @@ struct ScanSpec {
     CompiledKernel kernel;
     std::vector<Type> packed;
     std::vector<bool> indexed_at_item; // per named argument (length_check.h)
+    // Checked modes: every function takes the table of ir/passes/bounds_check.h after the
+    // named arguments (also in `packed`), and these are its sites.
+    bool checked = false;
+    std::vector<ir::BoundsSite> sites;
 };
 
 struct ScanState {
@@ -107,12 +112,7 @@ ScanSpec ScanState::specialise(const std::vector<const Arg *> &args) const {
     copts.precision = options.precision;
     copts.backend = backend->name();
     auto m = build_ir(module, requests, copts);
-
-    ScanWrapper w;
-    w.dtype = acc;
-    w.ops = combine.symbols;
-    for (size_t k = 0; k < names.size(); ++k)
-        w.params.push_back({names[k], *packed[k]});
+    // What the length check needs, before the bounds check rewrites the indices it looks for.
     std::vector<bool> indexed(names.size(), false);
     for (const ScanFunction &sf : funcs) {
         const ir::Function *f = m->find(sf.fn->name);
@@ -128,6 +128,38 @@ ScanSpec ScanState::specialise(const std::vector<const Arg *> &args) const {
                 if (at_i[p] && idx < names.size()) indexed[idx] = true;
             }
         }
+    }
+    ScanSpec spec;
+    spec.checked = options.bounds_check || options.check_finite;
+    if (spec.checked) {
+        // Named argument k's length is in slot kBoundsTableHeader + k, for every function.
+        std::vector<ir::CheckedEntry> entries;
+        for (const ScanFunction &sf : funcs) {
+            ir::CheckedEntry e{sf.fn->name, std::vector<int64_t>(sf.fn->params.size(), -1)};
+            e.check_return = sf.role == Role::Input; // the value scanned
+            for (size_t k = 0; k < sf.fn->params.size(); ++k) {
+                if (sf.fn->params[k].name == "i") e.index_param = static_cast<int>(k);
+                const size_t idx =
+                    std::find(names.begin(), names.end(), sf.fn->params[k].name) - names.begin();
+                if (idx < names.size() && m->find(sf.fn->name)->params[k]->type.is_pointer())
+                    e.length_slots[k] = ir::kBoundsTableHeader + static_cast<int64_t>(idx);
+            }
+            entries.push_back(std::move(e));
+        }
+        ir::BoundsChecked c =
+            ir::bounds_check(*m, entries, options.bounds_check, options.check_finite);
+        m = std::move(c.module);
+        spec.sites = std::move(c.sites);
+    }
+
+    ScanWrapper w;
+    w.dtype = acc;
+    w.ops = combine.symbols;
+    for (size_t k = 0; k < names.size(); ++k)
+        w.params.push_back({names[k], *packed[k]});
+    if (spec.checked) w.params.push_back({ir::kBoundsTableParam, Type::pointer(Scalar::I64)});
+    for (const ScanFunction &sf : funcs) {
+        const ir::Function *f = m->find(sf.fn->name);
         Call call;
         call.symbol = codegen::function_symbol(*m, sf.fn->name);
         call.result = f->return_type;
@@ -150,6 +182,9 @@ ScanSpec ScanState::specialise(const std::vector<const Arg *> &args) const {
                     static_cast<int>(std::find(names.begin(), names.end(), p) - names.begin());
             call.args.push_back(a);
         }
+        if (spec.checked)
+            call.args.push_back(
+                {CallArg::Kind::Param, static_cast<int>(names.size()), f->params.back()->type});
         if (sf.role != Role::Output && !(f->return_type.is_numeric() || f->return_type.is_bool()))
             throw UsageError(std::string("the ") + role_name(sf.role) + " function '" +
                              sf.fn->name + "' must return a value");
@@ -170,13 +205,13 @@ ScanSpec ScanState::specialise(const std::vector<const Arg *> &args) const {
                  signature_text(names,
                                 [&] {
                                     std::vector<Type> t;
-                                    for (const auto &p : w.params)
-                                        t.push_back(p.type);
+                                    for (size_t k = 0; k < names.size(); ++k)
+                                        t.push_back(w.params[k].type);
                                     return t;
                                 }()) +
                  ");" + scan_expr + ";" + neutral + ";" + dtype_name(dtype) +
-                 (options.precision == Precision::Single ? ";single" : "");
-    ScanSpec spec;
+                 (options.precision == Precision::Single ? ";single" : "") +
+                 (options.bounds_check ? ";bounds" : "") + (options.check_finite ? ";finite" : "");
     spec.indexed_at_item = std::move(indexed);
     for (const auto &p : w.params)
         spec.packed.push_back(p.type);
@@ -278,8 +313,15 @@ void Scan::operator()(const std::map<std::string, Arg> &named, int64_t n) {
         primitives::append_type_key(s.key, *a);
     const primitives::ScanSpec &spec = s.specs.get(s.key, [&] { return s.specialise(s.argp); });
     primitives::check_lengths("the scan", s.names, s.argp, spec.indexed_at_item, n);
-    primitives::pack_args(s.argp, spec.packed, s.names, *s.backend, s.kargs);
+    if (!spec.checked) {
+        primitives::pack_args(s.argp, spec.packed, s.names, *s.backend, s.kargs);
+        s.target->run_scan(*s.backend, spec.kernel, n, s.kargs);
+        return;
+    }
+    primitives::CheckedLaunch checked(s.argp, s.names, *s.backend);
+    primitives::pack_args(checked.args, spec.packed, checked.names, *s.backend, s.kargs);
     s.target->run_scan(*s.backend, spec.kernel, n, s.kargs);
+    checked.report(spec.sites);
 }
 
 const std::string &Scan::source() const {

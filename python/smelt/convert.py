@@ -23,13 +23,23 @@ config file's, without its command-line --set overrides), else types are named b
 and masses are 1. Non-periodic axes (md3d's walls) become periodic box edges in GSD (HOOMD boxes are periodic)
 and need `boundary ... f` in the LAMMPS input script.
 
-Needs h5py and NumPy; gsd only for .gsd output. Exit status: 0 done, 1 error (a missing
-package, a file that is not H5MD), 2 usage error.
+Needs h5py and NumPy; gsd only for .gsd output, PyYAML only for names and masses from the
+stored config. They are imported only once the arguments are known to be right. Exit status:
+0 done, 1 error (a missing package, named; a file that is not H5MD), 2 usage error.
 """
 
-import argparse
 import os
 import sys
+
+# Run as a script, this file's folder heads sys.path, and in the source tree (python/smelt/)
+# its types.py, array.py and profile.py would shadow the standard library's modules of those
+# names: argparse imports `types` (wherever the interpreter has not imported it already, as
+# `python -S` has not) and got smelt's, which needs NumPy. Search the standard places only.
+if __name__ == "__main__" and sys.path and sys.path[0] and \
+        os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
+
+import argparse  # noqa: E402 (after the search path is fixed)
 
 FORMATS = {".gsd": "gsd", ".data": "lammps-data", ".lmp": "lammps-data",
            ".lammpstrj": "lammps-dump", ".dump": "lammps-dump"}
@@ -37,6 +47,20 @@ FORMATS = {".gsd": "gsd", ".data": "lammps-data", ".lmp": "lammps-data",
 
 class ConvertError(Exception):
     pass
+
+
+def require(module, needed_for, debian):
+    """Imports `module`, or raises a ConvertError naming it and how to install it."""
+    import importlib
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        why = "" if "No module named" in str(e) else " (%s)" % e  # a broken install
+        raise ConvertError("the Python module '%s' is not installed for %s%s (%s needs it); "
+                           "install it (pip install %s, or Debian's %s) or point SMELT_PYTHON "
+                           "at an interpreter that has it"
+                           % (module, sys.executable, why, needed_for, module.split(".")[0],
+                              debian))
 
 
 def as_str(v):
@@ -47,12 +71,8 @@ class H5mdRun:
     """The frames of /particles/all of an H5MD file, read with h5py."""
 
     def __init__(self, path):
-        try:
-            import h5py  # noqa: F401 (checked here so the error names the package)
-            import numpy  # noqa: F401
-        except ImportError as e:
-            raise ConvertError("h5py and NumPy are needed to read H5MD: %s" % e)
-        import h5py
+        require("numpy", "reading H5MD", "python3-numpy")
+        h5py = require("h5py", "reading H5MD", "python3-h5py")
         try:
             self.file = h5py.File(path, "r")
         except OSError as e:
@@ -147,18 +167,14 @@ def padded(values, n, dim):
 
 
 def write_gsd(run, out, frames):
-    try:
-        import gsd.hoomd
-    except ImportError:
-        raise ConvertError("GSD output needs the gsd Python package "
-                           "(pip install gsd, or Debian's python3-gsd)")
+    gsd_hoomd = require("gsd.hoomd", "GSD output", "python3-gsd")
     import numpy as np
-    Frame = getattr(gsd.hoomd, "Frame", None) or gsd.hoomd.Snapshot
+    Frame = getattr(gsd_hoomd, "Frame", None) or gsd_hoomd.Snapshot
     ntypes = max(int(run.species(k).max()) + 1 for k in frames)
     try:
-        traj = gsd.hoomd.open(out, mode="w")
+        traj = gsd_hoomd.open(out, mode="w")
     except ValueError:  # gsd < 3 names the modes with a b
-        traj = gsd.hoomd.open(out, mode="wb")
+        traj = gsd_hoomd.open(out, mode="wb")
     with traj:
         for k in frames:
             f = Frame()

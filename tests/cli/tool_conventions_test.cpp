@@ -1,10 +1,13 @@
 // What every Smelt command shares, run as processes: exit status 0 done, 1 error, 2 usage (the
 // `smelt` tool used to return CLI11's own codes, 105 to 109), and a bash completion script that
 // lists exactly the subcommands and options the command's --help lists.
+#include "runtime/runtime_test_util.h"
 #include "support/process.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <string>
@@ -90,6 +93,32 @@ TEST(ToolConventions, SmeltExitStatus) {
     EXPECT_EQ(run(SMELT_CLI, {"convert", "/nonexistent.h5", "x.gsd"}).exit_status, 1);
     EXPECT_EQ(run(SMELT_CLI, {"--version"}).exit_status, 0);
 }
+
+#ifdef SMELT_PYTHON
+// `smelt convert` tells usage errors (2) before it imports NumPy, h5py or gsd, and names a missing
+// module (1). The interpreter is Python without site-packages (python -S: no NumPy, no h5py,
+// and no standard module imported before the script's own folder is searched).
+TEST(ToolConventions, ConvertWithoutNumPy) {
+    testing_util::TempDir dir;
+    const std::string python = (dir.path() / "python-without-site").string();
+    { std::ofstream(python) << "#!/bin/sh\nexec " << SMELT_PYTHON << " -S \"$@\"\n"; }
+    std::filesystem::permissions(python, std::filesystem::perms::owner_all);
+    testing_util::ScopedEnv env("SMELT_PYTHON", python);
+    ProcessResult r = run(SMELT_CLI, {"convert"});
+    EXPECT_EQ(r.exit_status, 2) << r.output;
+    EXPECT_NE(r.output.find("the following arguments are required"), std::string::npos) << r.output;
+    EXPECT_EQ(run(SMELT_CLI, {"convert", "in.h5", "out.gsd", "--frame", "last"}).exit_status, 2);
+    EXPECT_EQ(run(SMELT_CLI, {"convert", "in.h5", "out.xyz"}).exit_status, 2);
+    EXPECT_EQ(run(SMELT_CLI, {"convert", "--bogus", "in.h5", "out.gsd"}).exit_status, 2);
+    r = run(SMELT_CLI,
+            {"convert", (dir.path() / "in.h5").string(), (dir.path() / "out.gsd").string()});
+    EXPECT_EQ(r.exit_status, 1) << r.output;
+    EXPECT_NE(r.output.find("smelt convert: error: the Python module 'numpy' is not installed"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("Traceback"), std::string::npos) << r.output;
+}
+#endif
 
 TEST(ToolConventions, SmeltCompletionListsItsCommands) {
     expect_completion_matches_help(SMELT_CLI, "smelt", "check");

@@ -68,7 +68,8 @@ TEST(BoundsCheck, LocalMatricesAreCheckedAgainstTheirExtent) {
     Array out = zeros(5, DType::Float64, &test_device());
     const std::string m = error_of(lookup, {k, out});
     EXPECT_NE(m.find("kernels.py:" + std::to_string(kernels_line("out[i] = m[k[i]]")) +
-                     ": error: index 4 is out of range for 'm' in 'local_lookup'"),
+                     ": error: index 4 is out of range for 'm' (4 elements) in 'local_lookup' "
+                     "(bounds-checked run; 1 access out of range)"),
               std::string::npos)
         << m;
     k = to_device(std::vector<int32_t>{0, 3, 1, 2, 2});

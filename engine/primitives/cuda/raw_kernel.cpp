@@ -15,7 +15,8 @@ RawKernelUnit raw_kernel_unit(const ir::Module &m, const std::string &function) 
     const std::string symbol = codegen::function_symbol(m, function);
     unit.entry = "smelt_kernel_" + symbol;
 
-    std::string text = codegen::prelude(d) + "\n" + codegen::emit_module(m, d);
+    std::string text =
+        codegen::prelude(d, true, m.bounds_checked) + "\n" + codegen::emit_module(m, d);
     text += codegen::line_mapping_reset(text, "kernel.cu");
     std::string params, args;
     bool dynamic_shared = false;
