@@ -2,6 +2,9 @@
 
 #include "common/domain/mpi_env.h"
 
+#include "backends/registry.h"
+
+#include <algorithm>
 #include <cstdlib>
 
 namespace smelt::apps::mpi {
@@ -18,7 +21,9 @@ std::string backend_for_rank(const std::string &backend) {
     }
     if (backend == "opencl") {
         if (const char *d = std::getenv("SMELT_OPENCL_DEVICE"); d && *d) return backend;
-        return "opencl:" + local;
+        // Round robin over the platform's devices: a CPU OpenCL (PoCL) has one, shared by all.
+        const size_t count = smelt::get_backend("opencl").devices().size();
+        return "opencl:" + std::to_string(size_t(local_rank()) % std::max<size_t>(count, 1));
     }
     return backend;
 }
