@@ -497,7 +497,9 @@ void Simulation::restore(const Checkpoint &ck) {
 }
 
 std::vector<std::string> Simulation::summary() const {
-    return {std::to_string(neighbors_.builds()) + " neighbour builds"};
+    std::vector<std::string> items = {std::to_string(neighbors_.builds()) + " neighbour builds"};
+    if (domain_) items.push_back(domain_summary());
+    return items;
 }
 
 } // namespace smelt::apps::md3d

@@ -6,6 +6,8 @@
 #include "md3d/domain.h"
 #include "md3d/simulation.h"
 
+#include <cstdio>
+
 namespace smelt::apps::md3d {
 
 void Simulation::update_domain() {
@@ -26,6 +28,15 @@ void Simulation::update_domain() {
     const auto &ext = domain_->ext();
     neighbors_.resize(domain_->total());
     neighbors_.build({ext[0], ext[1], ext[2]});
+}
+
+std::string Simulation::domain_summary() const {
+    const domain::Halo &h = domain_->halo();
+    char line[160];
+    std::snprintf(line, sizeof line, "rank %d: %lld owned, %lld ghosts, %.1f kB sent per step",
+                  mpi::rank(), (long long)h.owned(), (long long)h.ghosts(),
+                  double(h.bytes_sent()) / 1e3);
+    return line;
 }
 
 namespace {
