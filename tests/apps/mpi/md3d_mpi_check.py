@@ -3,7 +3,7 @@
 no migration, the minimum image), reading both runs' H5MD files with h5py.
 
     md3d_mpi_check.py compare --md3d BIN --mpirun MPIRUN --np P --config C --workdir D
-                              [--grid X,Y,Z]
+                              [--grid X,Y,Z] [--set KEY=VALUE ...]
         P ranks and the serial run: the same particles (ids, species), positions (unwrapped:
         position + image * edge), velocities and every thermo column at every frame and sample,
         to 1e-10 relative; and the serial trajectory crosses every face of the P-rank grid's
@@ -68,6 +68,8 @@ def md3d_run(args, out, np_=None, extra=()):
                                                          "--output", out, "--overwrite"]
     if args.grid and np_ is not None:
         cmd += ["--set", "domain.grid=[%s]" % args.grid]
+    for kv in args.set:
+        cmd += ["--set", kv]
     return cmd + list(extra)
 
 
@@ -185,6 +187,8 @@ def cmd_restart(args):
     ck = os.path.join(split, "md3d_checkpoint.h5")
     cmd = mpirun(args, args.np_restart) + [args.md3d, "run", args.config, "--output", split,
                                            "--restart", ck]
+    for kv in args.set:
+        cmd += ["--set", kv]
     run(cmd)
     compare_runs(load(os.path.join(serial, "md3d.h5")), load(os.path.join(split, "md3d.h5")),
                  "%d ranks to step %d, then %d ranks" % (args.np, steps // 2, args.np_restart))
@@ -226,6 +230,8 @@ def main():
     ap.add_argument("--config", required=True)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--grid", default="")
+    ap.add_argument("--set", action="append", default=[],
+                    help="key=value over the config, for both runs (md3d run --set)")
     args = ap.parse_args()
     {"compare": cmd_compare, "restart": cmd_restart, "thin": cmd_thin,
      "abort": cmd_abort}[args.command](args)
