@@ -9,7 +9,7 @@ no migration, the minimum image), reading both runs' H5MD files with h5py.
         to 1e-10 relative; and the serial trajectory crosses every face of the P-rank grid's
         sub-boxes in both directions, and takes some particle through an edge or corner (its
         sub-box differs from its first one along two or three axes), so migration and forwarded
-        ghosts were exercised.
+        ghosts were exercised. The P-rank file passes tests/apps/h5md_check.py.
     md3d_mpi_check.py restart ... --np P --np-restart Q
         P ranks to half the steps (checkpoint), then Q ranks from that checkpoint to the end:
         the same as the serial run through.
@@ -171,7 +171,12 @@ def cmd_compare(args):
         print(p.stdout)
         fail("the run does not report its domain grid")
     ref = load(os.path.join(wd, "serial", "md3d.h5"))
-    got = load(os.path.join(wd, "np%d" % args.np, "md3d.h5"))
+    path = os.path.join(wd, "np%d" % args.np, "md3d.h5")
+    got = load(path)
+    # The file rank 0 wrote from the gathered frames is valid H5MD on its own.
+    h5md_check = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "h5md_check.py")
+    run([sys.executable, h5md_check, path, "--n", str(ref["pos"].shape[1]), "--dim", "3",
+         "--frames", str(len(ref["step"]))])
     compare_runs(ref, got, "%d ranks" % args.np)
     check_crossings(ref, dims_for(args.np, args.grid), "serial trajectory")
 
