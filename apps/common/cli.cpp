@@ -2,6 +2,7 @@
 
 #include "common/app.h"
 #include "common/checkpoint.h"
+#include "common/domain/mpi_env.h"
 #include "common/hdf5_errors.h"
 #include "common/kernel_file.h"
 #include "common/run_loop.h"
@@ -44,27 +45,34 @@ int run_command(const AppHooks &app, const Request &r, const char *argv0) {
     auto config = load(app, r);
     const std::string physics_path = find_kernel_file(app.kernels, argv0);
     smelt::Program physics = load_kernel_program(physics_path);
-    std::printf("%sphysics      %s\n", app.describe(*config).c_str(), physics_path.c_str());
-    if (!r.restart.empty()) std::printf("restart      %s\n", r.restart.c_str());
-    std::printf("\n");
-    std::fflush(stdout);
+    // In an MPI job rank 0 speaks for the run.
+    const bool root = mpi::is_root();
+    if (root) {
+        std::printf("%sphysics      %s\n", app.describe(*config).c_str(), physics_path.c_str());
+        if (mpi::distributed()) std::printf("mpi          %d ranks\n", mpi::size());
+        if (!r.restart.empty()) std::printf("restart      %s\n", r.restart.c_str());
+        std::printf("\n");
+        std::fflush(stdout);
+    }
 
     StopSignal stop;
-    smelt::set_compile_notice(true); // the first run's compile is seconds of silence otherwise
+    smelt::set_compile_notice(root); // the first run's compile is seconds of silence otherwise
     std::unique_ptr<Stepper> stepper = app.make_stepper(*config, physics);
     RunOptions options;
     options.app = app.name;
     options.units = app.units;
     options.h5md_units = app.h5md_units;
-    options.console = stdout;
+    options.console = root ? stdout : nullptr;
     options.stop = &stop;
     options.restart = r.restart;
     options.overwrite = r.overwrite;
     RunReport report = run_simulation(*config, *stepper, app.steps(*config), options);
-    std::printf("\n%s\n", summary_line(report, stepper->n()).c_str());
-    for (const std::string &f : report.files)
-        std::printf("wrote %s\n", f.c_str());
-    std::fflush(stdout);
+    if (root) {
+        std::printf("\n%s\n", summary_line(report, stepper->n()).c_str());
+        for (const std::string &f : report.files)
+            std::printf("wrote %s\n", f.c_str());
+        std::fflush(stdout);
+    }
     return report.interrupted ? kExitStopped : kExitDone;
 }
 
@@ -162,6 +170,8 @@ int cli_main(const AppHooks &app, int argc, char **argv) {
         std::fflush(stdout);
         std::cerr << app.name << ": error: " << e.what() << "\n";
     }
+    // The other ranks may wait in a collective for this one: end the whole job, now.
+    if (mpi::distributed()) mpi::abort("", kExitError);
     return kExitError;
 }
 

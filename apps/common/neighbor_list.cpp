@@ -260,6 +260,27 @@ void NeighborList::invalidate() {
     s_->stale = true;
 }
 
+void NeighborList::resize(int64_t n) {
+    State &s = *s_;
+    s.stale = true;
+    if (n == s.n) return;
+    check_spec(s.spec, n);
+    const auto un = static_cast<size_t>(n);
+    s.n = n;
+    if (s.spec.search == NeighborSearch::Binned) {
+        s.keys = Array(DType::Int32, un, s.backend);
+        s.order = Array(DType::Int32, un, s.backend);
+        s.identity = arange(n, DType::Int32, s.backend);
+    }
+    s.nbr_count = Array(DType::Int32, un, s.backend);
+    s.nbr_start = Array(DType::Int32, un, s.backend);
+    s.saved.clear(); // the displacement rule's positions, reallocated at the next build
+}
+
+int64_t NeighborList::size() const {
+    return s_->n;
+}
+
 const Array &NeighborList::start() const {
     return s_->nbr_start;
 }

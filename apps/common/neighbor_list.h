@@ -110,6 +110,10 @@ public:
     void build(const std::vector<Array> &coords);
     // The next update() rebuilds (call after replacing the positions wholesale).
     void invalidate();
+    // Changes the particle count (a rank of a domain decomposition after migration and halo
+    // exchange: owned particles and ghosts); the next update() rebuilds.
+    void resize(int64_t n);
+    int64_t size() const;
     // Binned only: the particles' stable order by cell for `coords` (cell keys, then the
     // engine's stable sort): particle order()[k] comes k-th. An app that reorders its particles
     // by it gathers every per-particle array through it, then calls invalidate().

@@ -1,5 +1,6 @@
 #include "common/outputs.h"
 
+#include "common/domain/mpi_env.h"
 #include "common/xdmf_sidecar.h"
 #include "smelt.h"
 
@@ -14,6 +15,12 @@ Outputs::Outputs(const RunConfig &config, Stepper &stepper, const RunOptions &op
                  std::optional<int64_t> resume_step, std::vector<std::string> &files)
     : app_(options.app), config_yaml_(config.source.text), columns_(stepper.columns()) {
     const OutputConfig &o = config.output;
+    frames_ = o.h5md || o.vtk;
+    checkpoints_ = o.checkpoint;
+    if (!mpi::is_root()) {
+        log_ = std::make_unique<ObservableLog>(nullptr, "", columns_, resume_step);
+        return;
+    }
     fs::create_directories(o.directory);
     const Box box = stepper.box();
     const int dim = int(box.edges.size());
@@ -75,11 +82,12 @@ std::string Outputs::sample(Stepper &stepper) {
 }
 
 std::string Outputs::frame(Stepper &stepper) {
-    if (!h5md_ && !vtk_) return "";
+    if (!frames_) return "";
     FrameData f;
     f.step = stepper.step_index();
     f.time = stepper.time();
     f.fields = stepper.frame();
+    if (!mpi::is_root()) return mpi::broadcast("");
     f.box_edges = stepper.box().edges;
     if (h5md_) h5md_->write_frame(f);
     if (!xdmf_path_.empty()) write_xdmf_sidecar(h5md_->path(), xdmf_path_);
@@ -88,27 +96,29 @@ std::string Outputs::frame(Stepper &stepper) {
         for (size_t d = 0; d < field.real.size(); ++d)
             for (size_t i = 0; i < field.real[d].size(); ++i)
                 if (!std::isfinite(field.real[d][i]))
-                    return not_finite(field.name + "[" + std::to_string(i) + "]" +
-                                          (field.real.size() > 1
-                                               ? "." + std::string(1, "xyz"[d % 3])
-                                               : std::string()),
-                                      field.real[d][i]);
-    return "";
+                    return mpi::broadcast(
+                        not_finite(field.name + "[" + std::to_string(i) + "]" +
+                                       (field.real.size() > 1 ? "." + std::string(1, "xyz"[d % 3])
+                                                              : std::string()),
+                                   field.real[d][i]));
+    return mpi::broadcast("");
 }
 
 std::string Outputs::checkpoint(Stepper &stepper) {
-    if (checkpoint_path_.empty()) return "";
+    if (!checkpoints_) return "";
     Checkpoint ck = stepper.save();
+    if (!mpi::is_root()) return mpi::broadcast("");
     for (const auto &[name, values] : ck.entries())
         if (const auto *reals = std::get_if<std::vector<double>>(&values))
             for (double v : *reals)
-                if (!std::isfinite(v)) return not_finite("the checkpoint's " + name, v);
+                if (!std::isfinite(v))
+                    return mpi::broadcast(not_finite("the checkpoint's " + name, v));
     ck.app = app_;
     ck.step = stepper.step_index();
     ck.time = stepper.time();
     ck.config_yaml = config_yaml_;
     write_checkpoint(checkpoint_path_, ck);
-    return "";
+    return mpi::broadcast("");
 }
 
 void Outputs::close() {

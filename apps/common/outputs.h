@@ -1,5 +1,9 @@
 // The output files of a run (H5MD, VTK, CSV + console, checkpoint), opened at the start (created,
 // or resumed after a restart) and closed valid however the run ends. Used by the run loop.
+//
+// In an MPI job (domain/mpi_env.h) every rank makes an Outputs and calls the same functions (the
+// stepper's frame, sample and save are collective: they gather on rank 0), but only rank 0
+// writes files; the returned "not finite" text is rank 0's on every rank.
 #pragma once
 
 #include "common/h5md_writer.h"
@@ -29,7 +33,7 @@ public:
     // The stepper's state to <prefix>_checkpoint.h5 (through a temporary file and a rename);
     // a state that is not finite is not written (a checkpoint to restart from must be sound).
     std::string checkpoint(Stepper &stepper);
-    bool checkpoints() const { return !checkpoint_path_.empty(); }
+    bool checkpoints() const { return checkpoints_; }
     void close();
 
 private:
@@ -41,6 +45,8 @@ private:
     std::optional<VtkWriter> vtk_;
     std::unique_ptr<ObservableLog> log_;
     std::string checkpoint_path_;
+    bool frames_ = false;      // the config asks for frames (H5MD or VTK), on every rank
+    bool checkpoints_ = false; // the config asks for checkpoints, on every rank
 };
 
 } // namespace smelt::apps

@@ -1,4 +1,5 @@
 #include "common/run_config.h"
+#include "common/domain/device_choice.h"
 
 #include "backends/cpu/cpu_backend.h"
 #include "backends/registry.h"
@@ -106,7 +107,8 @@ const char *to_string(Precision p) {
 
 smelt::Options engine_options(const RunConfig &config) {
     smelt::Options o;
-    o.backend = to_string(config.backend);
+    // One device per rank of an MPI job (device_choice.h); the backend as named otherwise.
+    o.backend = mpi::backend_for_rank(to_string(config.backend));
     o.precision =
         config.precision == Precision::Single ? smelt::Precision::Single : smelt::Precision::Double;
     return o;

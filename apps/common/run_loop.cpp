@@ -1,5 +1,6 @@
 #include "common/run_loop.h"
 
+#include "common/domain/mpi_env.h"
 #include "common/output_guard.h"
 #include "common/outputs.h"
 #include "common/progress.h"
@@ -31,10 +32,13 @@ int64_t restore(Stepper &stepper, const std::string &path, const std::string &ap
 RunReport run_simulation(const RunConfig &config, Stepper &stepper, int64_t steps,
                          const RunOptions &options) {
     RunReport report;
-    // Before any work: a run that may not write its files stops at once.
-    const OutputGuard guard(config.output, !options.restart.empty() ? OutputGuard::Mode::Continue
-                                           : options.overwrite      ? OutputGuard::Mode::Overwrite
-                                                                    : OutputGuard::Mode::Fresh);
+    // Before any work: a run that may not write its files stops at once. In an MPI job only
+    // rank 0 writes files (outputs.h), so only it holds the lock.
+    std::optional<OutputGuard> guard;
+    if (mpi::is_root())
+        guard.emplace(config.output, !options.restart.empty() ? OutputGuard::Mode::Continue
+                                     : options.overwrite      ? OutputGuard::Mode::Overwrite
+                                                              : OutputGuard::Mode::Fresh);
     report.threads = configure_threads(config);
     std::optional<int64_t> resume;
     if (options.restart.empty())
@@ -46,7 +50,8 @@ RunReport run_simulation(const RunConfig &config, Stepper &stepper, int64_t step
 
     const OutputConfig &o = config.output;
     const int64_t first = stepper.step_index();
-    Progress progress(steps, stderr, o.progress ? Progress::Mode::Auto : Progress::Mode::Off,
+    Progress progress(steps, stderr,
+                      o.progress && mpi::is_root() ? Progress::Mode::Auto : Progress::Mode::Off,
                       first);
     int64_t last_sound = -1; // the last step whose sample was finite
     bool finished = false;   // the progress display has its last line
@@ -82,7 +87,8 @@ RunReport run_simulation(const RunConfig &config, Stepper &stepper, int64_t step
     while (stepper.step_index() < steps) {
         stepper.step();
         const int64_t s = stepper.step_index();
-        const bool last = s == steps || (options.stop && options.stop->requested());
+        // Every rank stops at the same step, whichever saw the signal.
+        const bool last = s == steps || mpi::any(options.stop && options.stop->requested());
         sample(last || s % o.thermo_interval == 0, last || s % o.frame_interval == 0);
         if (!last && o.checkpoint_interval > 0 && s % o.checkpoint_interval == 0)
             check(out.checkpoint(stepper));

@@ -1,5 +1,7 @@
 #include "md3d/config.h"
 
+#include "common/domain/cart_grid.h"
+#include "common/domain/mpi_env.h"
 #include "common/h5md_reader.h"
 #include "common/lattice_config.h"
 #include "common/lj_limits.h"
@@ -371,6 +373,42 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
     return out;
 }
 
+DomainConfig parse_domain(const ConfigNode &dom) {
+    dom.expect_keys({"grid"});
+    DomainConfig out;
+    if (auto g = dom.find("grid")) {
+        auto items = g->elements();
+        if (!g->is_sequence() || items.size() != 3)
+            g->fail("expected three rank counts [x, y, z] (0 = chosen by MPI)");
+        for (size_t a = 0; a < 3; ++a) {
+            out.grid[a] = items[a].as<int>();
+            if (out.grid[a] < 0) items[a].fail("must be >= 0 (0 = chosen by MPI)");
+        }
+    }
+    return out;
+}
+
+// On more than one MPI rank: the grid must fit the rank count, and every decomposed axis' sub-box
+// must hold the interaction range (ghosts come from the adjacent ranks only).
+void check_domain(const ConfigNode &root, const Md3dConfig &c) {
+    if (!mpi::distributed()) return;
+    const ConfigNode dom = root.optional_section("domain");
+    auto fail = [&](const std::string &message) {
+        if (dom.has("grid")) dom.fail_at("grid", message);
+        root.fail_as("domain.grid", message);
+    };
+    std::array<int, 3> dims;
+    try {
+        dims = domain::choose_dims(mpi::size(), c.domain.grid);
+    } catch (const std::invalid_argument &e) {
+        fail(e.what());
+    }
+    const auto grid = domain::CartGrid::make(
+        0, dims, c.system.box, {c.axis_periodic(0), c.axis_periodic(1), c.axis_periodic(2)});
+    const std::string thin = domain::check_thickness(grid, c.r_list());
+    if (!thin.empty()) fail(thin);
+}
+
 // Checks that need more than one section.
 void check_combinations(const ConfigNode &root, const Md3dConfig &c) {
     ConfigNode pot = root.optional_section("potential");
@@ -466,7 +504,8 @@ void check_physical_limits(const ConfigNode &root, const Md3dConfig &c) {
 } // namespace
 
 Md3dConfig parse_md3d_config(const ConfigNode &root) {
-    root.expect_keys(with_run_config_keys({"system", "potential", "integrator", "neighbor"}));
+    root.expect_keys(
+        with_run_config_keys({"system", "potential", "integrator", "neighbor", "domain"}));
     Md3dConfig c;
     static_cast<RunConfig &>(c) = parse_run_config(root, {"out/md3d", "md3d", {"force"}});
     c.output_force = optional<bool>(root.optional_section("output"), "force", false);
@@ -474,7 +513,9 @@ Md3dConfig parse_md3d_config(const ConfigNode &root) {
     c.potential = parse_potential(root.optional_section("potential"), c.system);
     c.integrator = parse_integrator(root.section("integrator"), c.system.seed);
     c.neighbor = parse_neighbor(root.optional_section("neighbor"));
+    c.domain = parse_domain(root.optional_section("domain"));
     check_combinations(root, c);
+    check_domain(root, c);
     check_physical_limits(root, c);
     return c;
 }
@@ -497,6 +538,10 @@ CellGrid cell_grid(const Md3dConfig &config) {
         g.size[a] = config.system.box[a] / g.cells[a];
     }
     return g;
+}
+
+std::array<int, 3> domain_dims(const Md3dConfig &config, int ranks) {
+    return domain::choose_dims(ranks, config.domain.grid);
 }
 
 const char *to_string(Boundary b) {

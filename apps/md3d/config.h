@@ -90,12 +90,19 @@ struct NeighborConfig {
     bool lists_sorted(bool on_cpu) const { return sorted_lists.value_or(on_cpu); }
 };
 
+// MPI domain decomposition (apps/common/domain/): ranks per axis; 0 lets MPI_Dims_create
+// choose. Only read when the run has more than one MPI rank.
+struct DomainConfig {
+    std::array<int, 3> grid{0, 0, 0};
+};
+
 // RunConfig: backend, precision, threads, output, source (the file and its text).
 struct Md3dConfig : RunConfig {
     SystemConfig system;
     PotentialConfig potential;
     IntegratorConfig integrator;
     NeighborConfig neighbor;
+    DomainConfig domain;
     bool output_force = false; // output.force: frames also hold the forces
 
     int64_t n() const { return system.n; }
@@ -126,6 +133,9 @@ struct CellGrid {
     std::array<double, 3> size{};
 };
 CellGrid cell_grid(const Md3dConfig &config);
+
+// The domain grid of a run on `ranks` MPI ranks (domain.grid, zeros chosen by MPI_Dims_create).
+std::array<int, 3> domain_dims(const Md3dConfig &config, int ranks);
 
 const char *to_string(Boundary b);
 const char *to_string(IntegratorKind k);

@@ -1,4 +1,5 @@
 // describe(): the resolved configuration in a few lines (md3d check, and the head of a run).
+#include "common/domain/mpi_env.h"
 #include "md3d/config.h"
 
 #include <cstdarg>
@@ -83,11 +84,16 @@ std::string describe(const Md3dConfig &c) {
     if (c.neighbor.mode == NeighborMode::Binned) {
         CellGrid g = cell_grid(c);
         s += format(", %d x %d x %d cells", g.cells[0], g.cells[1], g.cells[2]);
-        if (c.neighbor.sort_interval > 0)
+        if (c.neighbor.sort_interval > 0 && !mpi::distributed())
             s += format(", particles reordered by cell every %lld steps",
                         (long long)c.neighbor.sort_interval);
         s += c.neighbor.lists_sorted(c.backend == Backend::Cpu) ? ", lists in index order"
                                                                 : ", lists in cell order";
+    }
+    if (mpi::distributed()) {
+        const auto d = domain_dims(c, mpi::size());
+        s += format("\ndomain       %d x %d x %d sub-boxes over %d MPI ranks, ghosts within %g",
+                    d[0], d[1], d[2], mpi::size(), c.r_list());
     }
     s += "\n" + describe_run(c);
     if (c.output_force) s += "frames       with forces\n";

@@ -1,7 +1,9 @@
 #include "md3d/simulation.h"
 
 #include "backends/registry.h"
+#include "common/domain/mpi_env.h"
 #include "common/thermo.h"
+#include "md3d/domain.h"
 
 #include <algorithm>
 #include <numeric>
@@ -51,15 +53,31 @@ smelt::Backend &backend_of(const smelt::Options &o) {
     return o.backend.empty() ? smelt::default_backend() : smelt::get_backend(o.backend);
 }
 
+std::unique_ptr<Md3dDomain> make_domain(const Md3dConfig &config, const smelt::Program &physics,
+                                        const smelt::Options &options) {
+    if (!mpi::distributed()) return nullptr;
+    return std::make_unique<Md3dDomain>(config, physics, options);
+}
+
+// Along a decomposed axis the list sees ghosts with their images, not the minimum image.
+NeighborListSpec local_neighbor_spec(const Md3dConfig &config, const Md3dDomain *domain) {
+    NeighborListSpec s = neighbor_spec(config);
+    if (domain)
+        for (int a = 0; a < 3; ++a)
+            if (domain->grid().decomposed(a)) s.periodic_axes[size_t(a)] = false;
+    return s;
+}
+
 } // namespace
 
 Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
     : config_(config), options_(engine_options(config)), backend_(&backend_of(options_)),
       real_(config.precision == Precision::Single ? DType::Float32 : DType::Float64),
-      n_(config.n()),
+      n_(config.n()), n_local_(mpi::distributed() ? 0 : config.n()),
       dof_(degrees_of_freedom(config.n(), config.periodic_mask(), config.integrator.kind)),
-      periodic_(config.periodic_mask()), tail_(tail_correction(config)),
-      neighbors_(physics, options_, neighbor_spec(config), config.n()),
+      periodic_(config.periodic_mask()), local_periodic_(periodic_),
+      domain_(make_domain(config, physics, options_)), tail_(tail_correction(config)),
+      neighbors_(physics, options_, local_neighbor_spec(config, domain_.get()), n_local_),
       kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
       forces_(physics, "compute_forces", options_), wrap_(physics, "wrap_positions", options_),
       baoab_(physics, "baoab_kick_drift", options_), scale_(physics, "scale_velocities", options_),
@@ -73,7 +91,8 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
       py_(&physics, "a+b", "momentum_y_map", DType::Float64, "0", options_),
       pz_(&physics, "a+b", "momentum_z_map", DType::Float64, "0", options_) {
     if (!config.all_periodic()) walls_.emplace(physics, "apply_walls", options_);
-    const auto n = static_cast<size_t>(n_);
+    if (domain_) local_periodic_ = domain_->local_mask();
+    const auto n = static_cast<size_t>(n_local_);
     for (auto *set : {&pos_, &vel_, &force_})
         for (Array &a : *set)
             a = zeros(n, real_, backend_);
@@ -104,6 +123,8 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
     shift_table({eps_t_, sig_t_, rc2_t_, eshift_t_, int32_t(config.potential.shift ? 1 : 0)});
 }
 
+Simulation::~Simulation() = default;
+
 Array Simulation::real_array(const std::vector<double> &v, size_t expected) const {
     if (v.size() != expected)
         throw std::invalid_argument("md3d: an array needs " + std::to_string(expected) +
@@ -113,9 +134,9 @@ Array Simulation::real_array(const std::vector<double> &v, size_t expected) cons
 }
 
 Array Simulation::int_array(const std::vector<int32_t> &v) const {
-    if (static_cast<int64_t>(v.size()) != n_)
-        throw std::invalid_argument("md3d: an array needs " + std::to_string(n_) + " values, got " +
-                                    std::to_string(v.size()));
+    if (static_cast<int64_t>(v.size()) != n_local_)
+        throw std::invalid_argument("md3d: an array needs " + std::to_string(n_local_) +
+                                    " values, got " + std::to_string(v.size()));
     return Array::from_vector(v, backend_);
 }
 
@@ -181,21 +202,15 @@ void Simulation::set_initial_state() {
     set_state(s);
 }
 
-void Simulation::set_state(const HostState &s,
+void Simulation::set_state(const HostState &global,
                            std::optional<std::pair<int64_t, double>> time_origin,
                            const std::vector<int32_t> &ids) {
     const auto n = size_t(n_);
-    for (const auto &sp : s.species)
+    for (const auto &sp : global.species)
         if (sp < 0 || sp >= config_.ntypes())
             throw std::invalid_argument("md3d: species " + std::to_string(sp) +
                                         " outside the config's " +
                                         std::to_string(config_.ntypes()) + " types");
-    for (size_t a = 0; a < 3; ++a) {
-        pos_[a] = real_array(s.position[a], n);
-        vel_[a] = real_array(s.velocity[a], n);
-        img_[a] = int_array(s.image[a]);
-    }
-    typ_ = int_array(s.species);
     std::vector<int32_t> id = ids;
     if (id.empty()) {
         id.resize(n);
@@ -208,6 +223,23 @@ void Simulation::set_state(const HostState &s,
                                         std::to_string(n_ - 1));
         seen[size_t(k)] = true;
     }
+    HostState owned;
+    if (domain_) {
+        // Every rank reads the whole state and keeps its sub-box's particles.
+        owned = global;
+        domain_->keep_owned(owned, id);
+        domain_->invalidate();
+        n_local_ = int64_t(id.size());
+        for (Array *a : {&force_[0], &force_[1], &force_[2], &pe_, &vir_, &dke_})
+            *a = zeros(size_t(n_local_), real_, backend_);
+    }
+    const HostState &s = domain_ ? owned : global;
+    for (size_t a = 0; a < 3; ++a) {
+        pos_[a] = real_array(s.position[a], size_t(n_local_));
+        vel_[a] = real_array(s.velocity[a], size_t(n_local_));
+        img_[a] = int_array(s.image[a]);
+    }
+    typ_ = int_array(s.species);
     id_ = int_array(id);
     reordered_ = !std::is_sorted(id.begin(), id.end());
     const auto &box = config_.system.box;
@@ -233,28 +265,33 @@ double Simulation::time() const {
 
 void Simulation::compute_forces() {
     const auto &box = config_.system.box;
-    neighbors_.update({pos_[0], pos_[1], pos_[2]});
-    forces_({pos_[0],
-             pos_[1],
-             pos_[2],
-             force_[0],
-             force_[1],
-             force_[2],
-             pe_,
-             vir_,
-             neighbors_.start(),
-             neighbors_.count(),
-             neighbors_.indices(),
-             box[0],
-             box[1],
-             box[2],
-             periodic_,
-             typ_,
-             int32_t(config_.ntypes()),
-             eps_t_,
-             sig_t_,
-             rc2_t_,
-             eshift_t_});
+    if (domain_)
+        update_domain();
+    else
+        neighbors_.update({pos_[0], pos_[1], pos_[2]});
+    // With a domain: the owned particles' forces from the positions and types with ghosts.
+    const std::array<Array, 3> &x = domain_ ? domain_->ext() : pos_;
+    forces_(n_local_, {x[0],
+                       x[1],
+                       x[2],
+                       force_[0],
+                       force_[1],
+                       force_[2],
+                       pe_,
+                       vir_,
+                       neighbors_.start(),
+                       neighbors_.count(),
+                       neighbors_.indices(),
+                       box[0],
+                       box[1],
+                       box[2],
+                       local_periodic_,
+                       domain_ ? domain_->ext_typ() : typ_,
+                       int32_t(config_.ntypes()),
+                       eps_t_,
+                       sig_t_,
+                       rc2_t_,
+                       eshift_t_});
     if (walls_)
         (*walls_)({pos_[0], pos_[1], pos_[2], force_[0], force_[1], force_[2], pe_, box[0], box[1],
                    box[2], periodic_, config_.system.wall_stiffness, config_.system.wall_range});
@@ -264,7 +301,7 @@ void Simulation::step_nve() {
     const auto &box = config_.system.box;
     kick_drift_({pos_[0], pos_[1], pos_[2], vel_[0], vel_[1], vel_[2], force_[0], force_[1],
                  force_[2], img_[0], img_[1], img_[2], typ_, mass_, config_.integrator.dt, box[0],
-                 box[1], box[2], periodic_});
+                 box[1], box[2], local_periodic_});
     compute_forces();
     kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_,
            config_.integrator.dt});
@@ -273,14 +310,14 @@ void Simulation::step_nve() {
 void Simulation::step_langevin() {
     const auto &box = config_.system.box;
     const auto &in = config_.integrator;
-    baoab_({pos_[0],       pos_[1],   pos_[2],   vel_[0],  vel_[1], vel_[2],
-            force_[0],     force_[1], force_[2], img_[0],  img_[1], img_[2],
-            typ_,          id_,       mass_,     dke_,     in.dt,   box[0],
-            box[1],        box[2],    periodic_, in.gamma, in.kT,   uint64_t(in.seed),
+    baoab_({pos_[0],       pos_[1],   pos_[2],         vel_[0],  vel_[1], vel_[2],
+            force_[0],     force_[1], force_[2],       img_[0],  img_[1], img_[2],
+            typ_,          id_,       mass_,           dke_,     in.dt,   box[0],
+            box[1],        box[2],    local_periodic_, in.gamma, in.kT,   uint64_t(in.seed),
             int64_t(step_)});
     compute_forces();
     kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, in.dt});
-    heat_ += heat_sum_({dke_}).as<double>();
+    heat_ += mpi::sum_in_rank_order(heat_sum_({dke_}).as<double>());
 }
 
 void Simulation::step() {
@@ -288,7 +325,7 @@ void Simulation::step() {
     // At fixed steps, not at list rebuilds: a restarted run then reorders where the
     // uninterrupted one did, from the same state (restarts stay bit-identical).
     const int64_t every = config_.neighbor.sort_interval;
-    if (every > 0 && step_ % every == 0) reorder_by_cell();
+    if (every > 0 && step_ % every == 0 && !domain_) reorder_by_cell();
     switch (in.kind) {
     case IntegratorKind::Nve:
         step_nve();
@@ -298,7 +335,8 @@ void Simulation::step() {
         break;
     case IntegratorKind::Bussi: {
         step_nve();
-        const double ke = ke_({vel_[0], vel_[1], vel_[2], typ_, mass_}).as<double>();
+        const double ke =
+            mpi::sum_in_rank_order(ke_({vel_[0], vel_[1], vel_[2], typ_, mass_}).as<double>());
         const double alpha = bussi_alpha(ke, in.kT, dof_, in.dt, in.tau, in.seed, step_);
         if (alpha != 1.0) scale_({vel_[0], vel_[1], vel_[2], alpha});
         heat_ += (alpha * alpha - 1.0) * ke;
@@ -327,8 +365,8 @@ void Simulation::compile_kernels() {
     }
     if (in.kind == IntegratorKind::Bussi) scale_({vel_[0], vel_[1], vel_[2], 1.0});
     kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, 0.0});
-    (void)neighbors_.max_displacement2({pos_[0], pos_[1], pos_[2]});
-    if (config_.neighbor.sort_interval > 0) {
+    if (!domain_) (void)neighbors_.max_displacement2({pos_[0], pos_[1], pos_[2]});
+    if (config_.neighbor.sort_interval > 0 && !domain_) {
         // The gathers into the scratch arrays, which are not swapped in: the state stays.
         const Array &order = neighbors_.cell_order({pos_[0], pos_[1], pos_[2]});
         permute_real_({order, pos_[0], real_tmp_});
@@ -345,6 +383,11 @@ Observables Simulation::observables() {
     o.momentum[0] = px_({vel_[0], typ_, mass_}).as<double>();
     o.momentum[1] = py_({vel_[1], typ_, mass_}).as<double>();
     o.momentum[2] = pz_({vel_[2], typ_, mass_}).as<double>();
+    if (domain_) {
+        const std::vector<double> g = mpi::sum_in_rank_order(
+            {o.ke, o.pe, o.virial, o.momentum[0], o.momentum[1], o.momentum[2]});
+        o = {g[0], g[1], g[2], {g[3], g[4], g[5]}};
+    }
     return o;
 }
 
@@ -372,6 +415,7 @@ Box Simulation::box() const {
 }
 
 std::vector<Field> Simulation::frame() {
+    if (domain_) return gathered_frame();
     // Every field in id order, with the ids downloaded once for the frame.
     const std::vector<int32_t> ids = reordered_ ? id_.to_vector<int32_t>() : std::vector<int32_t>{};
     auto real = [&](const Array &a) {
@@ -399,6 +443,7 @@ std::vector<Field> Simulation::frame() {
 }
 
 Checkpoint Simulation::save() {
+    if (domain_) return gathered_save();
     auto widen = [](const std::vector<int32_t> &v) {
         return std::vector<int64_t>(v.begin(), v.end());
     };
@@ -453,7 +498,9 @@ void Simulation::restore(const Checkpoint &ck) {
 }
 
 std::vector<std::string> Simulation::summary() const {
-    return {std::to_string(neighbors_.builds()) + " neighbour builds"};
+    std::vector<std::string> items = {std::to_string(neighbors_.builds()) + " neighbour builds"};
+    if (domain_) items.push_back(domain_summary());
+    return items;
 }
 
 } // namespace smelt::apps::md3d

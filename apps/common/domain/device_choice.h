@@ -1,0 +1,17 @@
+// Which device a rank of an MPI job runs on: one GPU per rank, picked by the rank's index among
+// the ranks of its node (MPI_Comm_split_type), so `mpirun -np 2 md3d run C --backend=cuda` on a
+// two-GPU node puts rank 0 on GPU 0 and rank 1 on GPU 1.
+#pragma once
+
+#include <string>
+
+namespace smelt::apps::mpi {
+
+// The engine's backend name for `backend` ("cpu", "opencl", "cuda") on this rank: unchanged on
+// one rank, on the CPU, or when the user chose the device (SMELT_OPENCL_DEVICE; a
+// CUDA_VISIBLE_DEVICES of one device, as some launchers set per rank, which is then cuda:0);
+// else "cuda:<local rank>" (one rank per GPU: more ranks than GPUs on a node is the engine's
+// "no device N" error) or "opencl:<local rank modulo the OpenCL devices>".
+std::string backend_for_rank(const std::string &backend);
+
+} // namespace smelt::apps::mpi

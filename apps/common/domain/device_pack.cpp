@@ -1,0 +1,83 @@
+#include "common/domain/device_pack.h"
+
+#include "backends/registry.h"
+#include "common/kernel_file.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+namespace smelt::apps::domain {
+
+namespace {
+
+smelt::Backend &backend_of(const smelt::Options &o) {
+    return o.backend.empty() ? smelt::default_backend() : smelt::get_backend(o.backend);
+}
+
+} // namespace
+
+DevicePack::DevicePack(const smelt::Program &halo, const smelt::Options &options)
+    : backend_(&backend_of(options)),
+      select_(halo, "in_interval", "slab_compact", "a+b", DType::Int32, "0", "", options),
+      gather_real_(halo, "gather_real_shift", options), gather_int_(halo, "gather_int", options) {
+    picked_total_ = zeros(1, DType::Int32, backend_);
+}
+
+smelt::Array DevicePack::select(const smelt::Array &c, int64_t n, double lo, double hi) {
+    if (n <= 0) return smelt::Array(DType::Int32, 0, backend_);
+    if (picked_.is_null() || picked_.size() < size_t(n))
+        picked_ = smelt::Array(DType::Int32, size_t(n) + size_t(n) / 4 + 16, backend_);
+    select_(
+        {{"c", c}, {"lo", lo}, {"hi", hi}, {"picked", picked_}, {"picked_total", picked_total_}},
+        n);
+    const int32_t count = picked_total_.to_vector<int32_t>()[0];
+    smelt::Array list(DType::Int32, size_t(count), backend_);
+    if (count > 0)
+        backend_->copy(list.buffer(), 0, picked_.buffer(), 0, size_t(count) * sizeof(int32_t));
+    return list;
+}
+
+smelt::Array DevicePack::gather(const smelt::Array &src, const smelt::Array &list, double shift) {
+    smelt::Array dst(src.dtype(), list.size(), backend_);
+    if (list.size() == 0) return dst;
+    if (src.dtype() == DType::Int32)
+        gather_int_({list, src, dst});
+    else
+        gather_real_({list, src, dst, shift});
+    return dst;
+}
+
+void append_bytes(const smelt::Array &a, size_t count, std::vector<char> &out) {
+    const size_t bytes = count * dtype_size(a.dtype());
+    if (bytes == 0) return;
+    const size_t at = out.size();
+    out.resize(at + bytes);
+    a.backend().read(a.buffer(), 0, out.data() + at, bytes);
+}
+
+void write_elements(const smelt::Array &a, size_t offset, const char *bytes, size_t count) {
+    const size_t size = dtype_size(a.dtype());
+    if (count == 0) return;
+    if (offset + count > a.size()) throw std::logic_error("write_elements past the array's end");
+    a.backend().write(a.buffer(), offset * size, bytes, count * size);
+}
+
+smelt::Array regrow(const smelt::Array &a, size_t keep, size_t n) {
+    smelt::Array out(a.dtype(), n, &a.backend());
+    const size_t k = std::min({keep, n, a.size()});
+    if (k > 0) a.backend().copy(out.buffer(), 0, a.buffer(), 0, k * dtype_size(a.dtype()));
+    return out;
+}
+
+std::string halo_kernel_file(const std::string &app_kernel_file) {
+    for (const std::string &dir : shared_kernel_path(app_kernel_file)) {
+        const std::filesystem::path p = std::filesystem::path(dir) / "halo.py";
+        if (std::filesystem::is_regular_file(p)) return p.string();
+    }
+    throw std::runtime_error("halo.py (the domain decomposition's kernels) not found beside the "
+                             "shared kernels of " +
+                             app_kernel_file);
+}
+
+} // namespace smelt::apps::domain

@@ -1,0 +1,46 @@
+// Device-side packing for halos and migration, from engine primitives and the kernels of
+// apps/common/kernels/halo.py: selection is a Scan (in_interval / slab_compact) that compacts
+// the indices of the chosen particles in index order; packing is a gather kernel. The packed
+// arrays are then staged through the host as bytes (whatever the dtype: float32 or float64
+// coordinates, int32 ids), which is all MPI sees.
+#pragma once
+
+#include "smelt.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smelt::apps::domain {
+
+class DevicePack {
+public:
+    // `halo`: apps/common/kernels/halo.py. Kernels compile on first use.
+    DevicePack(const smelt::Program &halo, const smelt::Options &options);
+
+    // The indices i < n with lo <= c[i] < hi, increasing: an int32 array of exactly that many.
+    smelt::Array select(const smelt::Array &c, int64_t n, double lo, double hi);
+    // src[list[k]] (+ shift for a real array: a ghost's periodic image), a new array.
+    smelt::Array gather(const smelt::Array &src, const smelt::Array &list, double shift = 0.0);
+
+    smelt::Backend &backend() const { return *backend_; }
+
+private:
+    smelt::Backend *backend_;
+    smelt::Scan select_;
+    smelt::Elementwise gather_real_, gather_int_;
+    smelt::Array picked_, picked_total_;
+};
+
+// The first `count` elements of `a` appended to `out` as bytes (device → host).
+void append_bytes(const smelt::Array &a, size_t count, std::vector<char> &out);
+// `count` elements from `bytes` written into `a` from element `offset` on (host → device).
+void write_elements(const smelt::Array &a, size_t offset, const char *bytes, size_t count);
+// A new array of `n` elements of `dtype` on `backend` whose first `keep` elements are those of
+// `a` (device copy); the rest uninitialised.
+smelt::Array regrow(const smelt::Array &a, size_t keep, size_t n);
+
+// The app's halo.py: beside the shared kernels its kernel file imports (shared_kernel_path).
+std::string halo_kernel_file(const std::string &app_kernel_file);
+
+} // namespace smelt::apps::domain

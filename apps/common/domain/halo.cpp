@@ -1,0 +1,127 @@
+#include "common/domain/halo.h"
+
+#include "common/domain/exchange.h"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace smelt::apps::domain {
+
+namespace {
+
+// The coordinates of `list` (with `shift` along `axis`), packed axis after axis.
+std::vector<char> pack_coords(DevicePack &pack, const std::array<smelt::Array, 3> &coords,
+                              const smelt::Array &list, int axis, double shift) {
+    std::vector<char> out;
+    for (int a = 0; a < 3; ++a)
+        append_bytes(pack.gather(coords[size_t(a)], list, a == axis ? shift : 0.0), list.size(),
+                     out);
+    return out;
+}
+
+} // namespace
+
+void Halo::build(const CartGrid &grid, DevicePack &pack, double range,
+                 std::array<smelt::Array, 3> &coords, std::vector<smelt::Array *> extra,
+                 int64_t n_owned) {
+    swaps_.clear();
+    bytes_sent_ = 0;
+    n_owned_ = n_owned;
+    int64_t n = n_owned;
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<smelt::Array *> all = {&coords[0], &coords[1], &coords[2]};
+    all.insert(all.end(), extra.begin(), extra.end());
+    size_t per = 0;
+    for (const smelt::Array *a : all)
+        per += dtype_size(a->dtype());
+    for (int axis = 0; axis < 3; ++axis) {
+        if (!grid.decomposed(axis)) continue;
+        const auto a = size_t(axis);
+        const int k = grid.coords[a];
+        const double face_lo = grid.box[a] * double(k) / grid.dims[a];
+        const double face_hi =
+            k + 1 == grid.dims[a] ? grid.box[a] : grid.box[a] * double(k + 1) / grid.dims[a];
+        // Both selections before anything arrives along this axis: a ghost is never sent back.
+        Swap down, up;
+        down.axis = up.axis = axis;
+        down.dest = grid.neighbor(axis, -1);
+        down.source = grid.neighbor(axis, +1);
+        up.dest = grid.neighbor(axis, +1);
+        up.source = grid.neighbor(axis, -1);
+        down.tag = 200 + 4 * axis;
+        up.tag = 202 + 4 * axis;
+        down.shift = grid.ghost_shift(axis, -1);
+        up.shift = grid.ghost_shift(axis, +1);
+        const smelt::Array empty(DType::Int32, 0, &pack.backend());
+        down.list = down.dest >= 0 ? pack.select(coords[a], n, -inf, face_lo + range) : empty;
+        up.list = up.dest >= 0 ? pack.select(coords[a], n, face_hi - range, inf) : empty;
+        std::vector<std::vector<char>> received;
+        for (Swap *s : {&down, &up}) {
+            std::vector<char> msg = pack_coords(pack, coords, s->list, s->axis, s->shift);
+            for (size_t e = 3; e < all.size(); ++e)
+                append_bytes(pack.gather(*all[e], s->list), s->list.size(), msg);
+            bytes_sent_ += int64_t(msg.size());
+            received.push_back(mpi::sendrecv(msg, s->dest, s->source, s->tag));
+        }
+        // What came up from below (the lower neighbour's "up" swap) goes first.
+        const std::vector<char> &from_below = received[1], &from_above = received[0];
+        const int64_t n_below = int64_t(from_below.size() / per);
+        const int64_t n_above = int64_t(from_above.size() / per);
+        up.recv_at = n;
+        up.recv_count = n_below;
+        down.recv_at = n + n_below;
+        down.recv_count = n_above;
+        const int64_t n_new = n + n_below + n_above;
+        size_t off_below = 0, off_above = 0;
+        for (smelt::Array *arr : all) {
+            smelt::Array next = regrow(*arr, size_t(n), size_t(n_new));
+            write_elements(next, size_t(n), from_below.data() + off_below, size_t(n_below));
+            write_elements(next, size_t(n + n_below), from_above.data() + off_above,
+                           size_t(n_above));
+            const size_t s = dtype_size(arr->dtype());
+            off_below += size_t(n_below) * s;
+            off_above += size_t(n_above) * s;
+            *arr = next;
+        }
+        n = n_new;
+        swaps_.push_back(down);
+        swaps_.push_back(up);
+    }
+    n_total_ = n;
+}
+
+void Halo::refresh(DevicePack &pack, std::array<smelt::Array, 3> &coords) {
+    bytes_sent_ = 0;
+    // Swaps come in (down, up) pairs per axis, as build() made them: both are sent before either
+    // is placed, and an axis' ghosts are placed before the next axis forwards them.
+    for (size_t p = 0; p + 1 < swaps_.size(); p += 2) {
+        std::vector<char> in[2];
+        for (size_t k = 0; k < 2; ++k) {
+            const Swap &s = swaps_[p + k];
+            const std::vector<char> msg = pack_coords(pack, coords, s.list, s.axis, s.shift);
+            bytes_sent_ += int64_t(msg.size());
+            in[k] = mpi::sendrecv(msg, s.dest, s.source, s.tag);
+        }
+        // A swap receives what its source sent the same way (the "down" swap what came down
+        // from above) into the slots build() gave it.
+        for (size_t k = 0; k < 2; ++k) {
+            const Swap &s = swaps_[p + k];
+            const auto count = size_t(s.recv_count);
+            size_t expected = 0;
+            for (size_t a = 0; a < 3; ++a)
+                expected += count * dtype_size(coords[a].dtype());
+            if (in[k].size() != expected)
+                throw std::logic_error("halo refresh: a neighbour sent " +
+                                       std::to_string(in[k].size()) + " bytes, expected " +
+                                       std::to_string(expected));
+            size_t off = 0;
+            for (size_t a = 0; a < 3; ++a) {
+                write_elements(coords[a], size_t(s.recv_at), in[k].data() + off, count);
+                off += count * dtype_size(coords[a].dtype());
+            }
+        }
+    }
+}
+
+} // namespace smelt::apps::domain

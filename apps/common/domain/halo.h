@@ -1,0 +1,57 @@
+// Ghost particles: copies of the neighbour ranks' particles within `range` (r_cut + skin) of a
+// rank's sub-box, so that its force loop sees every pair it needs.
+//
+// build() runs at a neighbour-list rebuild, after migration. Axis by axis (x, y, z; decomposed
+// axes only), a rank selects the particles (owned and the ghosts received along earlier axes, so
+// edges and corners arrive in two or three hops) within `range` of its lower face and of its
+// upper face, sends them down and up, and appends what it receives after its particles: the
+// ghosts of the lower neighbour first, then those of the upper. A ghost sent across the periodic
+// edge carries its image (+-L along that axis), so ghost coordinates are plain differences from
+// the owned ones: the pair kernels use no minimum image along a decomposed axis, and two images of
+// one particle (a thin periodic grid of two ranks) are two distinct ghosts.
+//
+// refresh() runs at every other step: the same selections (index lists kept on the device) send
+// the current coordinates, in the same axis order, into the same places.
+#pragma once
+
+#include "common/domain/cart_grid.h"
+#include "common/domain/device_pack.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace smelt::apps::domain {
+
+class Halo {
+public:
+    // `coords`: x, y, z of the owned particles in [0, n_owned), sized at least n_owned; `extra`:
+    // other per-particle arrays the ghosts carry (md3d: the type), same layout. Every array is
+    // regrown to n_owned + ghosts (the owned part kept).
+    void build(const CartGrid &grid, DevicePack &pack, double range,
+               std::array<smelt::Array, 3> &coords, std::vector<smelt::Array *> extra,
+               int64_t n_owned);
+    // Sends the current coordinates of the owned part (and forwarded ghosts) to the ghost slots.
+    void refresh(DevicePack &pack, std::array<smelt::Array, 3> &coords);
+
+    int64_t owned() const { return n_owned_; }
+    int64_t total() const { return n_total_; }
+    int64_t ghosts() const { return n_total_ - n_owned_; }
+    // Bytes sent by this rank in the last build or refresh (the halo volume, for the docs).
+    int64_t bytes_sent() const { return bytes_sent_; }
+
+private:
+    struct Swap {
+        int axis = 0;
+        int dest = -1, source = -1;
+        int tag = 0;
+        smelt::Array list;   // indices sent, into the arrays as they were at this swap
+        double shift = 0.0;  // added to coordinate `axis` of what is sent
+        int64_t recv_at = 0; // where the received ghosts go
+        int64_t recv_count = 0;
+    };
+    std::vector<Swap> swaps_;
+    int64_t n_owned_ = 0, n_total_ = 0, bytes_sent_ = 0;
+};
+
+} // namespace smelt::apps::domain

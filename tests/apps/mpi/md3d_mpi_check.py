@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""md3d's MPI domain decomposition against the serial run (the oracle: one process, no ghosts,
+no migration, the minimum image), reading both runs' H5MD files with h5py.
+
+    md3d_mpi_check.py compare --md3d BIN --mpirun MPIRUN --np P --config C --workdir D
+                              [--grid X,Y,Z] [--set KEY=VALUE ...]
+        P ranks and the serial run: the same particles (ids, species), positions (unwrapped:
+        position + image * edge), velocities and every thermo column at every frame and sample,
+        to 1e-10 relative; and the serial trajectory crosses every face of the P-rank grid's
+        sub-boxes in both directions, and takes some particle through an edge or corner (its
+        sub-box differs from its first one along two or three axes), so migration and forwarded
+        ghosts were exercised. The P-rank file passes tests/apps/h5md_check.py.
+    md3d_mpi_check.py restart ... --np P --np-restart Q
+        P ranks to half the steps (checkpoint), then Q ranks from that checkpoint to the end:
+        the same as the serial run through.
+    md3d_mpi_check.py thin ... --np P --grid X,Y,Z
+        a grid whose sub-boxes are thinner than r_cut + skin: exit status 1 and a config error
+        naming domain.grid, on every rank, without a hang.
+    md3d_mpi_check.py abort ... --np P
+        rank 0 alone fails (its output files exist from an earlier run, no --overwrite) while the
+        other ranks go on: the job ends at once with status 1 and rank 0's message (MPI_Abort).
+
+Exit status: 0 ok, 1 a check failed, 77 h5py/numpy missing (the caller skips).
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+try:
+    import h5py
+    import numpy as np
+except ImportError as e:  # pragma: no cover - depends on the machine
+    print("skip: %s" % e)
+    sys.exit(77)
+
+TOL = 1e-10
+TIMEOUT = 120  # seconds; a hung job fails the test instead of blocking ctest
+
+
+def run(cmd, expect=0):
+    print("$ " + " ".join(cmd), flush=True)
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        fail("timed out after %d s (a hang): %s" % (TIMEOUT, " ".join(cmd)))
+    if expect is not None and p.returncode != expect:
+        print(p.stdout)
+        fail("exit status %d, expected %d" % (p.returncode, expect))
+    return p
+
+
+def fail(msg):
+    print("FAIL: " + msg, flush=True)
+    sys.exit(1)
+
+
+def mpirun(args, np_):
+    # --oversubscribe: the CI machine has 2 cores; one engine thread per rank (config threads).
+    return [args.mpirun, "--oversubscribe", "-np", str(np_)]
+
+
+def md3d_run(args, out, np_=None, extra=()):
+    cmd = ([] if np_ is None else mpirun(args, np_)) + [args.md3d, "run", args.config,
+                                                         "--output", out, "--overwrite"]
+    if args.grid and np_ is not None:
+        cmd += ["--set", "domain.grid=[%s]" % args.grid]
+    for kv in args.set:
+        cmd += ["--set", kv]
+    return cmd + list(extra)
+
+
+def load(path):
+    with h5py.File(path, "r") as f:
+        p = f["particles/all"]
+        edges = np.diag(p["box/edges/value"][0])
+        d = {
+            "id": p["id"][()],
+            "step": p["position/step"][()],
+            "pos": p["position/value"][()],
+            "img": p["image/value"][()],
+            "vel": p["velocity/value"][()],
+            "species": p["species/value"][()],
+            "edges": edges,
+            "boundary": [b.decode() if isinstance(b, bytes) else b
+                         for b in p["box"].attrs["boundary"]],
+            "obs": {k: f["observables"][k]["value"][()] for k in f["observables"]},
+            "obs_step": f["observables/kinetic_energy/step"][()],
+        }
+    d["unwrapped"] = d["pos"] + d["img"] * d["edges"]
+    return d
+
+
+def compare_runs(ref, got, label):
+    if not np.array_equal(ref["step"], got["step"]):
+        fail("%s: frame steps %s, serial %s" % (label, got["step"], ref["step"]))
+    if not np.array_equal(ref["id"], got["id"]):
+        fail("%s: particle ids differ" % label)
+    if not np.array_equal(ref["species"], got["species"]):
+        fail("%s: species by id differ" % label)
+    scale = float(np.max(ref["edges"]))
+    dpos = float(np.max(np.abs(got["unwrapped"] - ref["unwrapped"])))
+    if not dpos <= TOL * scale:
+        fail("%s: positions differ by %.3g (box %.3g)" % (label, dpos, scale))
+    vmax = float(np.max(np.abs(ref["vel"])))
+    dvel = float(np.max(np.abs(got["vel"] - ref["vel"])))
+    if not dvel <= TOL * vmax:
+        fail("%s: velocities differ by %.3g (largest %.3g)" % (label, dvel, vmax))
+    if not np.array_equal(ref["obs_step"], got["obs_step"]):
+        fail("%s: thermo steps differ" % label)
+    n = ref["pos"].shape[1]
+    # Momenta are sums of +- terms near 0: relative to the sum of |m v| (bounded via KE).
+    p_scale = np.sqrt(2.0 * np.max(ref["obs"]["kinetic_energy"]) * n)
+    worst = 0.0
+    for name, r in ref["obs"].items():
+        g = got["obs"][name]
+        s = p_scale if name.startswith("momentum") else np.maximum(np.abs(r), 1e-300)
+        rel = float(np.max(np.abs(g - r) / s))
+        worst = max(worst, rel)
+        if not rel <= TOL:
+            fail("%s: %s differs by %.3g relative" % (label, name, rel))
+    print("%s: %d frames x %d particles; positions within %.2g, velocities %.2g, thermo %.2g "
+          "relative" % (label, len(ref["step"]), n, dpos / scale, dvel / vmax, worst))
+
+
+def dims_for(np_, grid):
+    if grid:
+        return [int(v) for v in grid.split(",")]
+    # MPI_Dims_create's choice for the rank counts the tests use (non-increasing factors).
+    return {1: [1, 1, 1], 2: [2, 1, 1], 4: [2, 2, 1], 8: [2, 2, 2]}[np_]
+
+
+def check_crossings(ref, dims, label):
+    """The serial trajectory moves particles across every face of the sub-box grid."""
+    edges = ref["edges"]
+    u = ref["unwrapped"]
+    wrapped = np.mod(u, edges)
+    coord = np.minimum((wrapped / (edges / dims)).astype(int), np.array(dims) - 1)
+    moved = np.diff(u, axis=0)
+    changed = np.diff(coord, axis=0) != 0
+    faces = []
+    for a in range(3):
+        if dims[a] < 2:
+            continue
+        for sign, name in ((1, "+"), (-1, "-")):
+            count = int(np.sum(changed[:, :, a] & (np.sign(moved[:, :, a]) == sign)))
+            if count == 0:
+                fail("%s: no particle crossed a sub-box face towards %s%s" % (label, name,
+                                                                            "xyz"[a]))
+            faces.append("%s%s %d" % (name, "xyz"[a], count))
+    # Through an edge or corner: a particle whose sub-box, some frame, differs from its first
+    # one along two or more axes (it migrated along both, and was a ghost across the edge).
+    away = np.sum(coord != coord[0], axis=2)
+    multi = int(np.sum(np.max(away, axis=0) >= 2))
+    decomposed = sum(1 for d in dims if d > 1)
+    if decomposed >= 2 and multi == 0:
+        fail("%s: no particle went through a sub-box edge or corner" % label)
+    print("%s: grid %s, face crossings %s, particles through an edge or corner %d"
+          % (label, dims, ", ".join(faces), multi))
+
+
+def cmd_compare(args):
+    wd = args.workdir
+    shutil.rmtree(wd, ignore_errors=True)
+    run(md3d_run(args, os.path.join(wd, "serial")))
+    p = run(md3d_run(args, os.path.join(wd, "np%d" % args.np), args.np))
+    if args.np > 1 and "MPI ranks" not in p.stdout:
+        print(p.stdout)
+        fail("the run does not report its domain grid")
+    ref = load(os.path.join(wd, "serial", "md3d.h5"))
+    path = os.path.join(wd, "np%d" % args.np, "md3d.h5")
+    got = load(path)
+    # The file rank 0 wrote from the gathered frames is valid H5MD on its own.
+    h5md_check = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "h5md_check.py")
+    run([sys.executable, h5md_check, path, "--n", str(ref["pos"].shape[1]), "--dim", "3",
+         "--frames", str(len(ref["step"]))])
+    compare_runs(ref, got, "%d ranks" % args.np)
+    check_crossings(ref, dims_for(args.np, args.grid), "serial trajectory")
+
+
+def cmd_restart(args):
+    wd = args.workdir
+    shutil.rmtree(wd, ignore_errors=True)
+    serial, split = os.path.join(wd, "serial"), os.path.join(wd, "split")
+    run(md3d_run(args, serial))
+    with open(args.config) as f:
+        steps = int([l for l in f if l.strip().startswith("steps:")][0].split(":")[1])
+    run(md3d_run(args, split, args.np, ["--steps", str(steps // 2)]))
+    ck = os.path.join(split, "md3d_checkpoint.h5")
+    cmd = mpirun(args, args.np_restart) + [args.md3d, "run", args.config, "--output", split,
+                                           "--restart", ck]
+    for kv in args.set:
+        cmd += ["--set", kv]
+    run(cmd)
+    compare_runs(load(os.path.join(serial, "md3d.h5")), load(os.path.join(split, "md3d.h5")),
+                 "%d ranks to step %d, then %d ranks" % (args.np, steps // 2, args.np_restart))
+
+
+def cmd_thin(args):
+    wd = args.workdir
+    shutil.rmtree(wd, ignore_errors=True)
+    p = run(md3d_run(args, os.path.join(wd, "thin"), args.np), expect=1)
+    if "domain.grid" not in p.stdout or "thinner" not in p.stdout:
+        print(p.stdout)
+        fail("the error does not name domain.grid and the interaction range")
+    print("refused: " + [l for l in p.stdout.splitlines() if "domain.grid" in l][0])
+
+
+def cmd_abort(args):
+    wd = args.workdir
+    shutil.rmtree(wd, ignore_errors=True)
+    out = os.path.join(wd, "abort")
+    run(md3d_run(args, out, args.np))
+    cmd = mpirun(args, args.np) + [args.md3d, "run", args.config, "--output", out]
+    p = run(cmd, expect=None)
+    if p.returncode == 0:
+        fail("a run over existing files succeeded")
+    if "md3d.h5" not in p.stdout and "md3d_thermo.csv" not in p.stdout:
+        print(p.stdout)
+        fail("rank 0's message about the existing files is missing")
+    print("aborted with status %d: %s" % (p.returncode,
+                                          [l for l in p.stdout.splitlines() if "error" in l][0]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("command", choices=["compare", "restart", "thin", "abort"])
+    ap.add_argument("--md3d", required=True)
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--np-restart", type=int, default=1)
+    ap.add_argument("--config", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--grid", default="")
+    ap.add_argument("--set", action="append", default=[],
+                    help="key=value over the config, for both runs (md3d run --set)")
+    args = ap.parse_args()
+    {"compare": cmd_compare, "restart": cmd_restart, "thin": cmd_thin,
+     "abort": cmd_abort}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
