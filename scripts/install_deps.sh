@@ -19,3 +19,8 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 $SUDO apt-get install -y -qq --no-install-recommends \
     python3-mdanalysis python3-gsd lammps \
     >/dev/null
+# MPI for md3d's domain decomposition (apps/common/domain; the ctest label mpi runs md3d on 1, 2
+# and 4 ranks against the serial run). Optional: without it the apps build serial only.
+$SUDO apt-get install -y -qq --no-install-recommends \
+    openmpi-bin libopenmpi-dev \
+    >/dev/null
