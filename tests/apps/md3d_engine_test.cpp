@@ -266,7 +266,7 @@ TEST(Md3dEngine, BinnedListEqualsAllPairsAndForcesAreBitIdentical) {
 TEST(Md3dEngine, ChunkedForcesEqualThePairLoop) {
     const double edge = 9.0;
     for (int32_t mask : {7, 3}) {
-        // 600 particles: rows of ~100 neighbours, so lists span two chunks.
+        // 600 particles: rows of ~75 neighbours, so lists span three chunks of 32.
         HostState s =
             random_state(600, {edge, edge, edge}, mask, 2, 0.85, 3 + uint64_t(mask), -0.3);
         Md3dConfig c = md3d_config(ka_config(600, edge, mask));
@@ -276,7 +276,7 @@ TEST(Md3dEngine, ChunkedForcesEqualThePairLoop) {
         int32_t longest = 0;
         for (int32_t k : nl.count().to_vector<int32_t>())
             longest = std::max(longest, k);
-        EXPECT_GT(longest, 64) << "no list spans two chunks";
+        EXPECT_GT(longest, 64) << "no list spans three chunks";
         std::vector<double> eps, sig, rc2;
         for (const auto &p : c.potential.pairs) {
             eps.push_back(p.epsilon);
