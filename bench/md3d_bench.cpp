@@ -19,6 +19,10 @@
 //
 // Where a step's time goes: after the timed loop the bench times list builds alone and force
 // evaluations alone (the list kept); the rest of a step is integration and the displacement test.
+//
+// On a shared machine wall-clock rates mislead: `per CPU s` (JSON atom_steps_per_cpu_s) divides
+// by the CPU time of the timed loop instead (all threads; for LAMMPS its loop time times the
+// "CPU use" it reports, times the ranks).
 #include "bench_machine.h"
 #include "common/kernel_file.h"
 #include "lammps_run.h"
