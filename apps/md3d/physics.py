@@ -121,11 +121,11 @@ def compute_forces_chunked(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count
     """compute_forces with the same bits, in the form a CPU vectorises (the CPU form).
 
     The list is taken FORCE_CHUNK neighbours at a time: a first loop copies the neighbours'
-    positions (and, with several types, their pair parameters) to consecutive places, a second
-    evaluates every pair of the chunk into private arrays, with no dependence between pairs and no branch (pairs beyond
-    their cutoff give 0.0 through a select), so the compiler runs it in SIMD lanes; a third
-    loop adds the terms in list order. Adding 0.0 leaves a sum's bits unchanged, so the sums
-    equal compute_forces' exactly.
+    positions (and, with several types, their pair parameters) to consecutive places; a second
+    evaluates every pair of the chunk into private arrays, with no dependence between pairs and
+    no branch (pairs beyond their cutoff give 0.0 through a select), so the compiler runs it in
+    SIMD lanes; a third loop adds the terms in list order. Adding 0.0 leaves a sum's bits
+    unchanged, so the sums equal compute_forces' exactly.
     """
     xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff, u = declare('double', 13)
     eps0, sig0, shift0, e, sg = declare('double', 5)
