@@ -33,6 +33,10 @@ LammpsTiming run_lammps(const std::string &lmp, int ranks, const std::string &in
         t.atoms = std::stoll((*it)[4]);
         t.ok = t.seconds > 0;
     }
+    const std::regex cpu(R"(([0-9.]+)% CPU use with)");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), cpu);
+         it != std::sregex_iterator(); ++it)
+        t.cpu_fraction = std::stod((*it)[1]) / 100.0;
     const std::regex builds(R"(Neighbor list builds = (\d+))");
     for (auto it = std::sregex_iterator(text.begin(), text.end(), builds);
          it != std::sregex_iterator(); ++it)

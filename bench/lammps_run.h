@@ -16,6 +16,9 @@ struct LammpsTiming {
     int64_t steps = 0;
     int64_t atoms = 0;
     int64_t builds = -1;
+    // "NN% CPU use" of the last loop: CPU time per rank over the loop time (below 1 when the
+    // machine is shared); -1 when the log has none.
+    double cpu_fraction = -1.0;
     std::string log; // the log file, for the message when the run failed
     double atom_steps_per_s() const { return ok ? double(atoms) * double(steps) / seconds : 0.0; }
 };

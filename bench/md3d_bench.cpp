@@ -21,6 +21,10 @@
 // evaluations alone (the list kept); the rest of a step is integration and the displacement test.
 // --profile STEPS then runs that many more steps under the engine's profiling (smelt::
 // set_profiling: each primitive call waited for and timed) and prints and records the table.
+//
+// On a shared machine wall-clock rates mislead: `per CPU s` (JSON atom_steps_per_cpu_s) divides
+// by the CPU time of the timed loop instead (all threads; for LAMMPS its loop time times the
+// "CPU use" it reports, times the ranks).
 #include "bench_machine.h"
 #include "common/kernel_file.h"
 #include "lammps_run.h"
@@ -33,6 +37,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -63,14 +68,27 @@ struct Result {
     double step_ms = -1;  // smelt: one step, averaged over the timed loop
     double build_ms = -1; // smelt: one neighbour-list build
     double force_ms = -1; // smelt: forces with the list kept (displacement test included)
+    // CPU time of the timed loop, all threads (ranks) together; -1 unknown. On a shared machine
+    // atom-steps per CPU second compare codes where wall times do not.
+    double cpu_seconds = -1;
     // smelt with --profile: the engine's per-primitive profile of that many steps.
     int64_t profile_steps = 0;
     std::vector<smelt::ProfileEntry> profile;
     double rate() const { return seconds > 0 ? double(n) * double(steps) / seconds : 0.0; }
+    double cpu_rate() const {
+        return cpu_seconds > 0 ? double(n) * double(steps) / cpu_seconds : -1.0;
+    }
 };
 
 double seconds_since(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// CPU time of this process (every thread), in seconds.
+double process_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
 Md3dConfig bench_config(const std::string &path, std::vector<ConfigOverride> overrides,
@@ -155,6 +173,7 @@ Result run_smelt(const Md3dConfig &config, const smelt::Program &physics, double
         sim.step();
     (void)sim.observables(); // waits for queued work on GPU backends
     const int64_t builds0 = sim.neighbors().builds();
+    const double cpu0 = process_cpu_seconds();
     const auto t0 = Clock::now();
     double elapsed = 0.0;
     while (r.steps < 20 || elapsed < seconds) {
@@ -167,6 +186,7 @@ Result run_smelt(const Md3dConfig &config, const smelt::Program &physics, double
     }
     (void)sim.observables();
     r.seconds = seconds_since(t0);
+    r.cpu_seconds = process_cpu_seconds() - cpu0;
     r.builds = sim.neighbors().builds() - builds0;
     r.step_ms = 1e3 * r.seconds / double(r.steps);
     const int reps = 5;
@@ -228,7 +248,8 @@ std::string json(const std::vector<Result> &rs, const std::string &config,
           << ", \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
           << ", \"neighbor_builds\": " << r.builds << ", \"step_ms\": " << r.step_ms
           << ", \"build_ms\": " << r.build_ms << ", \"force_ms\": " << r.force_ms
-          << ", \"atom_steps_per_s\": " << r.rate();
+          << ", \"cpu_seconds\": " << r.cpu_seconds << ", \"atom_steps_per_s\": " << r.rate()
+          << ", \"atom_steps_per_cpu_s\": " << r.cpu_rate();
         if (r.profile_steps > 0) {
             s << ", \"profile_steps\": " << r.profile_steps << ", \"profile\": [";
             for (size_t k = 0; k < r.profile.size(); ++k)
@@ -237,7 +258,9 @@ std::string json(const std::vector<Result> &rs, const std::string &config,
                   << ", \"seconds\": " << r.profile[k].seconds << "}";
             s << "]";
         }
-        s << "}" << (i + 1 < rs.size() ? "," : "") << "\n";
+        s << "}" << (i + 1 < rs.size() ? "," : "")
+          << "
+             ";
     }
     s << "  ]\n}\n";
     return s.str();
@@ -282,15 +305,16 @@ int main(int argc, char **argv) {
         smelt::Program physics = load_kernel_program(physics_path);
         const std::string load_before = smelt::bench::load_average();
         std::vector<Result> results;
-        std::printf("%-22s %-8s %-7s %-7s %8s %8s %6s %8s %7s %9s %9s %9s %14s\n", "code", "order",
-                    "backend", "prec", "n", "threads", "steps", "seconds", "builds", "step ms",
-                    "build ms", "force ms", "atom-steps/s");
+        std::printf("%-22s %-8s %-7s %-7s %8s %8s %6s %8s %7s %9s %9s %9s %14s %14s\n", "code",
+                    "order", "backend", "prec", "n", "threads", "steps", "seconds", "builds",
+                    "step ms", "build ms", "force ms", "atom-steps/s", "per CPU s");
         auto show = [&](const Result &r) {
-            std::printf(
-                "%-22s %-8s %-7s %-7s %8lld %8d %6lld %8.3f %7lld %9.3f %9.3f %9.3f %14.4g\n",
-                r.code.c_str(), r.order.c_str(), r.backend.c_str(), r.precision.c_str(),
-                (long long)r.n, r.threads, (long long)r.steps, r.seconds, (long long)r.builds,
-                r.step_ms, r.build_ms, r.force_ms, r.rate());
+            std::printf("%-22s %-8s %-7s %-7s %8lld %8d %6lld %8.3f %7lld %9.3f %9.3f %9.3f %14.4g "
+                        "%14.4g\n",
+                        r.code.c_str(), r.order.c_str(), r.backend.c_str(), r.precision.c_str(),
+                        (long long)r.n, r.threads, (long long)r.steps, r.seconds,
+                        (long long)r.builds, r.step_ms, r.build_ms, r.force_ms, r.rate(),
+                        r.cpu_rate());
             std::fflush(stdout);
             results.push_back(r);
         };
@@ -323,6 +347,7 @@ int main(int argc, char **argv) {
                     }
                     Result r{name, "mpi", "double", "", t.atoms, k, t.steps, t.seconds, t.builds};
                     r.step_ms = 1e3 * t.seconds / double(t.steps);
+                    if (t.cpu_fraction > 0) r.cpu_seconds = t.seconds * t.cpu_fraction * k;
                     show(r);
                 }
         } else if (system.empty()) {

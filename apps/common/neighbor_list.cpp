@@ -16,6 +16,11 @@ struct NeighborList::State {
 
     // Binned search.
     std::optional<Elementwise> cell_key, clear_cells, find_bounds, count, fill, sort;
+    // One-pass binned build into rows of fixed capacity (when the program has the kernel).
+    std::optional<Elementwise> fill_capped, cell_bounds, permute;
+    std::vector<Array> by_cell; // coordinates in cell order (capped build)
+    std::optional<Reduction> count_max, count_sum;
+    int32_t cap = 0; // row capacity of the capped build (rows are cap + 1 apart)
     // All pairs.
     std::optional<Elementwise> count_all_pairs, fill_all_pairs;
     // Both.
@@ -43,6 +48,10 @@ struct NeighborList::State {
     }
     int32_t periodic() const { return spec.periodic_value(); }
     double rl2() const { return spec.r_list * spec.r_list; }
+
+    void build_capped(const std::vector<Arg> &coord_args);
+    void save_positions_of_build(const std::vector<Array> &coords,
+                                 const std::vector<Arg> &coord_args);
 };
 
 namespace {
@@ -83,6 +92,61 @@ void check_spec(const NeighborListSpec &spec, int64_t n) {
 
 } // namespace
 
+// The one-pass binned build: fill_capped writes each particle's neighbours into a row of `cap`
+// entries (and one spare: rows are cap + 1 apart) and counts them all; when a count passes the
+// capacity, the rows are made longer and the pass runs again (the first build runs twice; later
+// ones once unless the density grew). `args` holds the coordinate arrays; the cell bounds are
+// ready.
+void NeighborList::State::build_capped(const std::vector<Arg> &args) {
+    State &s = *this;
+    if (s.by_cell.empty())
+        for (const Arg &c : args)
+            s.by_cell.emplace_back(c.array().dtype(), c.array().size(), s.backend);
+    for (size_t a = 0; a < args.size(); ++a)
+        (*s.permute)({s.order, args[a].array(), s.by_cell[a]});
+    for (;;) {
+        const auto entries = static_cast<size_t>(s.n) * (static_cast<size_t>(s.cap) + 1);
+        if (s.nbr_idx.size() < entries) s.nbr_idx = Array(DType::Int32, entries, s.backend);
+        std::vector<Arg> a = args;
+        a.insert(a.end(), s.by_cell.begin(), s.by_cell.end());
+        for (const Array &x : {s.nbr_start, s.nbr_count, s.nbr_idx})
+            a.emplace_back(x);
+        a.emplace_back(s.cap);
+        for (const Array &x : {s.order, s.cell_start, s.cell_end})
+            a.emplace_back(x);
+        s.push_box(a);
+        a.emplace_back(s.periodic());
+        s.push_grid(a);
+        a.emplace_back(s.rl2());
+        (*s.fill_capped)(a);
+        const int64_t most = (*s.count_max)({s.nbr_count}).as<int64_t>();
+        if (most <= s.cap) break;
+        // Room to grow a little, so a slowly densifying system does not run twice every build.
+        const int64_t cap = most + most / 8 + 4;
+        if ((cap + 1) * s.n > std::numeric_limits<int32_t>::max())
+            throw std::runtime_error("NeighborList: the list needs more than 2^31 entries (int32 "
+                                     "offsets); lower the density or r_list");
+        s.cap = static_cast<int32_t>(cap);
+    }
+    s.total = (*s.count_sum)({s.nbr_count}).as<int64_t>();
+    // The cells are visited one after another; index order makes the force sums independent of
+    // the grid.
+    if (s.spec.sorted) (*s.sort)({s.nbr_start, s.nbr_count, s.nbr_idx});
+}
+
+// Remembers the positions of this build (Displacement rule).
+void NeighborList::State::save_positions_of_build(const std::vector<Array> &coords,
+                                                  const std::vector<Arg> &args) {
+    State &s = *this;
+    if (s.spec.rebuild != RebuildPolicy::Displacement) return;
+    if (s.saved.empty())
+        for (const Array &c : coords)
+            s.saved.emplace_back(c.dtype(), c.size(), s.backend);
+    std::vector<Arg> a = args;
+    a.insert(a.end(), s.saved.begin(), s.saved.end());
+    (*s.save_positions)(a);
+}
+
 int32_t NeighborListSpec::periodic_value() const {
     if (periodic_arg == PeriodicArg::Flag) return axis_periodic(0) ? 1 : 0;
     int32_t mask = 0;
@@ -108,6 +172,14 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
         s.count.emplace(program, k.count, options);
         s.fill.emplace(program, k.fill, options);
         s.sort.emplace(program, k.sort, options);
+        if (!k.fill_capped.empty() && program.has_function(k.fill_capped) &&
+            program.has_function(k.cell_bounds) && program.has_function(k.permute_real)) {
+            s.fill_capped.emplace(program, k.fill_capped, options);
+            s.cell_bounds.emplace(program, k.cell_bounds, options);
+            s.permute.emplace(program, k.permute_real, options);
+            s.count_max.emplace(&program, "max(a, b)", k.offset_input, DType::Int32, "0", options);
+            s.count_sum.emplace(&program, "a+b", k.offset_input, DType::Int64, "0", options);
+        }
         size_t ncells = 1;
         for (int c : s.spec.cells)
             ncells *= static_cast<size_t>(c);
@@ -170,6 +242,12 @@ void NeighborList::build(const std::vector<Array> &coords) {
 
     if (s.spec.search == NeighborSearch::Binned) {
         (void)cell_order(coords);
+        if (s.fill_capped) {
+            (*s.cell_bounds)({s.cell_start, s.cell_end, s.keys, n32});
+            s.build_capped(args);
+            s.save_positions_of_build(coords, args);
+            return;
+        }
         (*s.clear_cells)({s.cell_start, s.cell_end});
         (*s.find_bounds)({s.keys, s.cell_start, s.cell_end, n32});
 
@@ -225,14 +303,7 @@ void NeighborList::build(const std::vector<Array> &coords) {
         (*s.fill_all_pairs)(a);
     }
 
-    if (s.spec.rebuild == RebuildPolicy::Displacement) {
-        if (s.saved.empty())
-            for (const Array &c : coords)
-                s.saved.emplace_back(c.dtype(), c.size(), s.backend);
-        std::vector<Arg> a = args;
-        a.insert(a.end(), s.saved.begin(), s.saved.end());
-        (*s.save_positions)(a);
-    }
+    s.save_positions_of_build(coords, args);
 }
 
 double NeighborList::max_displacement2(const std::vector<Array> &coords) {

@@ -4,6 +4,12 @@
 //              values (smelt::sort_by_key) → clear_cells + find_cell_bounds (Elementwise) →
 //              count_neighbors (Elementwise) → exclusive scan of the counts (Scan) →
 //              fill_neighbors (Elementwise) → sort_neighbors (Elementwise)
+//   binned, one pass (when the program has fill_neighbors_capped and cell_bounds): cell_key →
+//              sort → cell_bounds (Elementwise over the cells) → permute_real (the positions
+//              in cell order) → fill_neighbors_capped into rows
+//              of a fixed capacity (Elementwise) → the largest count (Reduction 'max(a, b)');
+//              past the capacity, longer rows and the fill again → sort_neighbors. The rows
+//              are then cap + 1 entries apart: start[i] = i * (cap + 1).
 //   all pairs: count_neighbors_all_pairs → scan → fill_neighbors_all_pairs (O(N²))
 //
 // The neighbours of i are idx[start[i] : start[i] + count[i]], in increasing index order in both
@@ -23,6 +29,10 @@
 //                   cell_sizes..., ncells..., rl2)
 //   fill_neighbors(i, coords..., start, idx, order, cell_start, cell_end, box..., periodic,
 //                  cell_sizes..., ncells..., rl2)
+//   cell_bounds(c, cell_start, cell_end, sorted_keys, n)       over the cells
+//   permute_real(i, order, src, dst)                           dst[i] = src[order[i]]
+//   fill_neighbors_capped(i, coords..., coords_in_cell_order..., start, count, idx, cap, order,
+//                  cell_start, cell_end, box..., periodic, cell_sizes..., ncells..., rl2)
 //   nbr_offset_input(i, nbr_count) / nbr_offset_output(i, item, prev_item, last_item,
 //                  nbr_start, nbr_total)                        Scan, int32, 'a+b'
 //   sort_neighbors(i, start, count, idx)
@@ -85,6 +95,12 @@ struct NeighborKernels {
     std::string find_cell_bounds = "find_cell_bounds";
     std::string count = "count_neighbors";
     std::string fill = "fill_neighbors";
+    // Binned: count and fill in one pass into rows of fixed capacity, used instead of count and
+    // fill when the program has both (neighbors3d.py's fill_neighbors_capped states its
+    // contract), with cell bounds from cell_bounds instead of clear_cells + find_cell_bounds.
+    std::string fill_capped = "fill_neighbors_capped";
+    std::string cell_bounds = "cell_bounds";
+    std::string permute_real = "permute_real"; // dst[k] = src[order[k]]: positions in cell order
     std::string offset_input = "nbr_offset_input";
     std::string offset_output = "nbr_offset_output";
     std::string sort = "sort_neighbors";

@@ -31,18 +31,18 @@ from math import exp, expm1, sqrt
 
 from smelt_lang import annotate, declare
 
-from box import axis_periodic, pair_delta, wrap_axis
-from lj import lj_energy, lj_energy_shift, lj_force_divr
+from box import axis_periodic, half_length, min_image_wrapped, wrap_axis
+from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv
 from rng import rng_normal
 from walls import wall_energy, wall_force
 
 # The neighbour-search kernels the driver launches by name (apps/common/neighbor_list.h); they
 # live in apps/common/kernels and are part of this program through these imports.
-from cells import (clear_cells, find_cell_bounds, nbr_offset_input,  # noqa: F401
+from cells import (cell_bounds, clear_cells, find_cell_bounds, nbr_offset_input,  # noqa: F401
                    nbr_offset_output, permute_int, permute_real, sort_neighbors)
 from neighbors3d import (cell_key, count_neighbors, count_neighbors_all_pairs,  # noqa: F401
                          displacement2_map, fill_neighbors, fill_neighbors_all_pairs,
-                         save_positions)
+                         fill_neighbors_capped, save_positions)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -68,14 +68,18 @@ def compute_forces(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
 
     Sets (not adds) fx[i], fy[i], fz[i], pe[i] = 1/2 sum_j (u_ij(r_ij) - eshift_ij),
     vir[i] = 1/2 sum_j r_ij . f_ij, with the parameters of the pair's types.
-    Pairs in the list but beyond their cutoff (the skin) are skipped.
+    Pairs in the list but beyond their cutoff (the skin) are skipped. Positions must be wrapped
+    on periodic axes (min_image_wrapped). One pair at a time: the GPU form.
     """
-    xi, yi, zi, dx, dy, dz, r2, ff = declare('double', 8)
+    xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff = declare('double', 12)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
     start, j, row, k = declare('int', 4)
     xi = x[i]
     yi = y[i]
     zi = z[i]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
     row = typ[i] * ntypes
     fxi = 0.0
     fyi = 0.0
@@ -85,20 +89,121 @@ def compute_forces(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
     start = nbr_start[i]
     for m in range(start, start + nbr_count[i]):
         j = nbr_idx[m]
-        if j == i:
-            continue
-        dx = pair_delta(xi, x[j], lx, periodic & 1)
-        dy = pair_delta(yi, y[j], ly, periodic & 2)
-        dz = pair_delta(zi, z[j], lz, periodic & 4)
+        dx = min_image_wrapped(xi - x[j], lx, hx)
+        dy = min_image_wrapped(yi - y[j], ly, hy)
+        dz = min_image_wrapped(zi - z[j], lz, hz)
         r2 = dx * dx + dy * dy + dz * dz
         k = row + typ[j]
-        if r2 < rc2_t[k]:
-            ff = lj_force_divr(r2, eps_t[k], sig_t[k])
+        if r2 < rc2_t[k] and j != i:
+            inv = 1.0 / r2
+            ff = lj_force_divr_inv(inv, eps_t[k], sig_t[k])
             fxi += ff * dx
             fyi += ff * dy
             fzi += ff * dz
-            ei += lj_energy(r2, eps_t[k], sig_t[k]) - eshift_t[k]
+            ei += lj_energy_inv(inv, eps_t[k], sig_t[k]) - eshift_t[k]
             wi += ff * r2
+    fx[i] = fxi
+    fy[i] = fyi
+    fz[i] = fzi
+    pe[i] = 0.5 * ei
+    vir[i] = 0.5 * wi
+
+
+# Neighbours compute_forces_chunked evaluates per chunk (the length of its private arrays).
+FORCE_CHUNK = 32
+
+
+@annotate(i='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
+          intp='nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz',
+          int='periodic, ntypes')
+def compute_forces_chunked(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx, lx,
+                           ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t, eshift_t):
+    """compute_forces with the same bits, in the form a CPU vectorises (the CPU form).
+
+    The list is taken FORCE_CHUNK neighbours at a time: a first loop copies the neighbours'
+    positions (and, with several types, their pair parameters) to consecutive places; a second
+    evaluates every pair of the chunk into private arrays, with no dependence between pairs and
+    no branch (pairs beyond their cutoff give 0.0 through a select), so the compiler runs it in
+    SIMD lanes; a third loop adds the terms in list order. Adding 0.0 leaves a sum's bits
+    unchanged, so the sums equal compute_forces' exactly.
+    """
+    xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff, u = declare('double', 13)
+    eps0, sig0, shift0, e, sg = declare('double', 5)
+    fxi, fyi, fzi, ei, wi = declare('double', 5)
+    start, end, j, row, k, m = declare('int', 6)
+    # The chunk's neighbours and their pair parameters, copied to consecutive places (plain
+    # vector loads in the loop after, no gathers); cut is 0.0 for i itself (never in a list):
+    # no pair.
+    px = declare('matrix(FORCE_CHUNK)')
+    py = declare('matrix(FORCE_CHUNK)')
+    pz = declare('matrix(FORCE_CHUNK)')
+    peps = declare('matrix(FORCE_CHUNK)')
+    psig = declare('matrix(FORCE_CHUNK)')
+    pshift = declare('matrix(FORCE_CHUNK)')
+    pcut = declare('matrix(FORCE_CHUNK)')
+    # The pair terms, 0.0 beyond the cutoff.
+    tfx = declare('matrix(FORCE_CHUNK)')
+    tfy = declare('matrix(FORCE_CHUNK)')
+    tfz = declare('matrix(FORCE_CHUNK)')
+    tu = declare('matrix(FORCE_CHUNK)')
+    tw = declare('matrix(FORCE_CHUNK)')
+    xi = x[i]
+    yi = y[i]
+    zi = z[i]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
+    row = typ[i] * ntypes
+    fxi = 0.0
+    fyi = 0.0
+    fzi = 0.0
+    ei = 0.0
+    wi = 0.0
+    start = nbr_start[i]
+    end = start + nbr_count[i]
+    # One type: every pair has table entry 0, and the tables are not copied per pair.
+    eps0 = eps_t[0]
+    sig0 = sig_t[0]
+    shift0 = eshift_t[0]
+    for base in range(start, end, FORCE_CHUNK):
+        m = min(FORCE_CHUNK, end - base)
+        for c in range(m):
+            j = nbr_idx[base + c]
+            px[c] = x[j]
+            py[c] = y[j]
+            pz[c] = z[j]
+            if ntypes == 1:
+                pcut[c] = rc2_t[0] if j != i else 0.0
+            else:
+                k = row + typ[j]
+                peps[c] = eps_t[k]
+                psig[c] = sig_t[k]
+                pshift[c] = eshift_t[k]
+                pcut[c] = rc2_t[k] if j != i else 0.0
+        for c in range(m):
+            dx = min_image_wrapped(xi - px[c], lx, hx)
+            dy = min_image_wrapped(yi - py[c], ly, hy)
+            dz = min_image_wrapped(zi - pz[c], lz, hz)
+            r2 = dx * dx + dy * dy + dz * dz
+            inv = 1.0 / r2
+            e = eps0 if ntypes == 1 else peps[c]
+            sg = sig0 if ntypes == 1 else psig[c]
+            ff = lj_force_divr_inv(inv, e, sg)
+            u = lj_energy_inv(inv, e, sg) - (shift0 if ntypes == 1 else pshift[c])
+            dx = ff * dx
+            dy = ff * dy
+            dz = ff * dz
+            tfx[c] = dx if r2 < pcut[c] else 0.0
+            tfy[c] = dy if r2 < pcut[c] else 0.0
+            tfz[c] = dz if r2 < pcut[c] else 0.0
+            tu[c] = u if r2 < pcut[c] else 0.0
+            tw[c] = ff * r2 if r2 < pcut[c] else 0.0
+        for c in range(m):
+            fxi += tfx[c]
+            fyi += tfy[c]
+            fzi += tfz[c]
+            ei += tu[c]
+            wi += tw[c]
     fx[i] = fxi
     fy[i] = fyi
     fz[i] = fzi
@@ -111,12 +216,15 @@ def compute_forces(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
 def compute_forces_all_pairs(i, x, y, z, fx, fy, fz, pe, vir, n, lx, ly, lz, periodic, typ,
                              ntypes, eps_t, sig_t, rc2_t, eshift_t):
     """compute_forces over every other particle (O(N^2)); same outputs, no neighbour list."""
-    xi, yi, zi, dx, dy, dz, r2, ff = declare('double', 8)
+    xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff = declare('double', 12)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
     row, k = declare('int', 2)
     xi = x[i]
     yi = y[i]
     zi = z[i]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
     row = typ[i] * ntypes
     fxi = 0.0
     fyi = 0.0
@@ -126,17 +234,18 @@ def compute_forces_all_pairs(i, x, y, z, fx, fy, fz, pe, vir, n, lx, ly, lz, per
     for j in range(n):
         if j == i:
             continue
-        dx = pair_delta(xi, x[j], lx, periodic & 1)
-        dy = pair_delta(yi, y[j], ly, periodic & 2)
-        dz = pair_delta(zi, z[j], lz, periodic & 4)
+        dx = min_image_wrapped(xi - x[j], lx, hx)
+        dy = min_image_wrapped(yi - y[j], ly, hy)
+        dz = min_image_wrapped(zi - z[j], lz, hz)
         r2 = dx * dx + dy * dy + dz * dz
         k = row + typ[j]
         if r2 < rc2_t[k]:
-            ff = lj_force_divr(r2, eps_t[k], sig_t[k])
+            inv = 1.0 / r2
+            ff = lj_force_divr_inv(inv, eps_t[k], sig_t[k])
             fxi += ff * dx
             fyi += ff * dy
             fzi += ff * dz
-            ei += lj_energy(r2, eps_t[k], sig_t[k]) - eshift_t[k]
+            ei += lj_energy_inv(inv, eps_t[k], sig_t[k]) - eshift_t[k]
             wi += ff * r2
     fx[i] = fxi
     fy[i] = fyi

@@ -68,6 +68,12 @@ NeighborListSpec local_neighbor_spec(const Md3dConfig &config, const Md3dDomain 
     return s;
 }
 
+// physics.py's two forms of the force loop give the same bits: the chunked one is the form a
+// CPU vectorises, the one-pair-at-a-time one suits GPU threads.
+const char *force_kernel(const smelt::Options &o) {
+    return backend_of(o).name() == "cpu" ? "compute_forces_chunked" : "compute_forces";
+}
+
 } // namespace
 
 Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
@@ -79,8 +85,9 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
       domain_(make_domain(config, physics, options_)), tail_(tail_correction(config)),
       neighbors_(physics, options_, local_neighbor_spec(config, domain_.get()), n_local_),
       kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
-      forces_(physics, "compute_forces", options_), wrap_(physics, "wrap_positions", options_),
-      baoab_(physics, "baoab_kick_drift", options_), scale_(physics, "scale_velocities", options_),
+      forces_(physics, force_kernel(options_), options_),
+      wrap_(physics, "wrap_positions", options_), baoab_(physics, "baoab_kick_drift", options_),
+      scale_(physics, "scale_velocities", options_),
       permute_real_(physics, "permute_real", options_),
       permute_int_(physics, "permute_int", options_),
       ke_(&physics, "a+b", "kinetic_energy_map", DType::Float64, "0", options_),

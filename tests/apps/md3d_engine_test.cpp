@@ -260,6 +260,69 @@ TEST(Md3dEngine, BinnedListEqualsAllPairsAndForcesAreBitIdentical) {
     }
 }
 
+// The CPU form of the force loop (64 neighbours at a time, branch-free, vectorised) sums the
+// same terms in the same order as the one-pair-at-a-time form the GPUs run: the same bits, on
+// lists with skin pairs (skipped) and with walls (axes without minimum image).
+TEST(Md3dEngine, ChunkedForcesEqualThePairLoop) {
+    const double edge = 9.0;
+    for (int32_t mask : {7, 3}) {
+        // 600 particles: rows of ~75 neighbours, so lists span three chunks of 32.
+        HostState s =
+            random_state(600, {edge, edge, edge}, mask, 2, 0.85, 3 + uint64_t(mask), -0.3);
+        Md3dConfig c = md3d_config(ka_config(600, edge, mask));
+        Simulation sim(c, md3d_physics());
+        sim.set_state(s);
+        const NeighborList &nl = sim.neighbors();
+        int32_t longest = 0;
+        for (int32_t k : nl.count().to_vector<int32_t>())
+            longest = std::max(longest, k);
+        EXPECT_GT(longest, 64) << "no list spans three chunks";
+        std::vector<double> eps, sig, rc2;
+        for (const auto &p : c.potential.pairs) {
+            eps.push_back(p.epsilon);
+            sig.push_back(p.sigma);
+            rc2.push_back(p.r_cut * p.r_cut);
+        }
+        auto eps_t = smelt::Array::from_vector(eps), sig_t = smelt::Array::from_vector(sig),
+             rc2_t = smelt::Array::from_vector(rc2), eshift_t = smelt::zeros(4);
+        smelt::Elementwise table(md3d_physics(), "pair_shift_table");
+        table({eps_t, sig_t, rc2_t, eshift_t, int32_t(1)});
+        std::vector<std::vector<double>> out[2];
+        const char *kernels[2] = {"compute_forces", "compute_forces_chunked"};
+        for (int f = 0; f < 2; ++f) {
+            std::vector<smelt::Array> r;
+            for (int k = 0; k < 5; ++k)
+                r.push_back(smelt::zeros(600));
+            smelt::Elementwise forces(md3d_physics(), kernels[f]);
+            forces({sim.position(0),
+                    sim.position(1),
+                    sim.position(2),
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    r[4],
+                    nl.start(),
+                    nl.count(),
+                    nl.indices(),
+                    edge,
+                    edge,
+                    edge,
+                    mask,
+                    sim.species(),
+                    int32_t(2),
+                    eps_t,
+                    sig_t,
+                    rc2_t,
+                    eshift_t});
+            for (const auto &a : r)
+                out[f].push_back(a.to_vector<double>());
+        }
+        for (int k = 0; k < 5; ++k)
+            EXPECT_EQ(out[0][k], out[1][k]) << "mask " << mask << " output " << k;
+    }
+}
+
 // The kernels' `periodic` argument: md2d's flag stays 1 / 0; the axis mask has bit a for a
 // periodic axis a; a flag cannot describe a box periodic along some axes only.
 TEST(Md3dEngine, NeighborListSpecPassesTheFlagOrTheAxisMask) {

@@ -486,6 +486,18 @@ def check_box():
     k = (d - got) / L
     check(np.all(np.abs(got) <= L / 2 + 1e-12) and np.allclose(k, np.round(k), atol=1e-9),
           "min_image: |d| <= L/2 and differs by a multiple of L")
+    # min_image_wrapped: for wrapped a, b the separation in [-L/2, L/2) that NumPy's rounding
+    # gives, without a floor; an axis with walls (half = inf) keeps d.
+    ab = np.random.default_rng(2).uniform(0, L, (2, 2000))
+    ab[:, :4] = [[0.0, L / 2, np.nextafter(L, 0), 0.3], [L / 2, 0.0, 0.0, 0.3]]
+    d = ab[0] - ab[1]
+    got = np.array([B.min_image_wrapped(v, L, B.half_length(L, 1)) for v in d])
+    want = d - L * np.round(d / L)
+    want[want >= L / 2] -= L
+    check(np.all((got >= -L / 2) & (got < L / 2)) and np.array_equal(got, want),
+          "min_image_wrapped: the image in [-L/2, L/2) of a difference of wrapped coordinates")
+    check(all(B.min_image_wrapped(v, L, B.half_length(L, 0)) == v for v in d),
+          "min_image_wrapped on an axis with walls: d unchanged")
     a = np.concatenate([np.random.default_rng(1).uniform(-30, 30, 500),
                         [-1e-17, -1e-300, 0.0, L, 2 * L - 1e-15, -L, -3 * L + 1e-16]])
     x = a.copy()
@@ -661,6 +673,60 @@ def check_neighbor_lists():
         same = all(np.array_equal(getattr(s, a), getattr(ref, a))
                    for a in ("fx", "fy", "fz", "pe", "vir"))
         check(same, "%s: forces from the sorted list == all-pairs forces, bit for bit" % label)
+        chunked = s.copy()
+        elementwise(P.compute_forces_chunked, s.n, *chunked.pos(), chunked.fx, chunked.fy,
+                    chunked.fz, chunked.pe, chunked.vir, start, count, idx, *s.boxl(), periodic,
+                    s.typ, *pot.tables())
+        same = all(np.array_equal(getattr(chunked, a), getattr(ref, a))
+                   for a in ("fx", "fy", "fz", "pe", "vir"))
+        check(same, "%s: compute_forces_chunked == all-pairs forces, bit for bit" % label)
+        # One type (its own branch of the chunked loop), with a shifted potential.
+        one = State(pos, box, np.zeros(120, dtype=np.int32))
+        lj1 = Pot([[1.0]], [[1.0]], [[2.5]], 1, [1.0])
+        ref1, got1 = one.copy(), one.copy()
+        forces_all_pairs(ref1, periodic, lj1)
+        elementwise(P.compute_forces_chunked, s.n, *got1.pos(), got1.fx, got1.fy, got1.fz,
+                    got1.pe, got1.vir, start, count, idx, *s.boxl(), periodic, one.typ,
+                    *lj1.tables())
+        same = all(np.array_equal(getattr(got1, a), getattr(ref1, a))
+                   for a in ("fx", "fy", "fz", "pe", "vir"))
+        check(same and np.any(ref1.pe != 0), "%s: compute_forces_chunked with one type == "
+              "all-pairs forces, bit for bit" % label)
+        # One pass into rows of fixed capacity, with cell_bounds' bounds: a capacity below the
+        # longest list still counts every neighbour; with room, the sorted rows are the
+        # all-pairs lists.
+        nc, cs = binned[3], [L / c for L, c in zip(s.boxl(), binned[3])]
+        keys = np.zeros(s.n, dtype=np.int32)
+        elementwise(P.cell_key, s.n, *s.pos(), keys, *cs, *nc, periodic)
+        order = np.argsort(keys, kind="stable").astype(np.int32)
+        ncell = nc[0] * nc[1] * nc[2]
+        cell_start, cell_end = np.full(ncell, -7, np.int32), np.full(ncell, -7, np.int32)
+        sorted_keys = keys[order].astype(np.int32)
+        elementwise(P.cell_bounds, ncell, cell_start, cell_end, sorted_keys, s.n)
+        check(np.array_equal(cell_start, np.searchsorted(sorted_keys, np.arange(ncell))) and
+              np.array_equal(cell_end, np.searchsorted(sorted_keys, np.arange(1, ncell + 1))),
+              "%s: cell_bounds == NumPy's searchsorted" % label)
+        for cap in (3, int(count.max())):
+            cstart = np.full(s.n, -1, np.int32)
+            ccount = np.full(s.n, -1, np.int32)
+            cidx = np.full(s.n * (cap + 1), -1, np.int32)
+            by_cell = [np.zeros(s.n) for _ in range(3)]
+            for a in range(3):
+                elementwise(P.permute_real, s.n, order, s.pos()[a], by_cell[a])
+            elementwise(P.fill_neighbors_capped, s.n, *s.pos(), *by_cell, cstart, ccount, cidx,
+                        cap, order, cell_start, cell_end, *s.boxl(), periodic, *cs, *nc, rl * rl)
+            check(np.array_equal(cstart, np.arange(s.n) * (cap + 1)) and
+                  np.array_equal(ccount, count),
+                  "%s: fill_neighbors_capped (cap %d): row starts and full counts" % (label, cap))
+        elementwise(P.sort_neighbors, s.n, cstart, ccount, cidx)
+        check(all(np.array_equal(cidx[cstart[i]:cstart[i] + count[i]],
+                                 brute[2][brute[0][i]:brute[0][i] + count[i]]) for i in range(s.n)),
+              "%s: sorted capped rows == all-pairs lists" % label)
+        capped = s.copy()
+        forces_from_list(capped, (cstart, ccount, cidx), periodic, pot)
+        same = all(np.array_equal(getattr(capped, a), getattr(ref, a))
+                   for a in ("fx", "fy", "fz", "pe", "vir"))
+        check(same, "%s: forces from the sorted capped list == all-pairs forces" % label)
 
 
 # ---- checks: integrators ---------------------------------------------------------------------

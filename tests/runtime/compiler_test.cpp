@@ -100,7 +100,7 @@ TEST(CpuCompiler, ToolchainComesFromSmeltCxx) {
     EXPECT_FALSE(tc.version.empty());
     std::vector<std::string> flags = cpu::cxx_flags(true, {"-DX=1"});
     for (const char *f : {"-std=c++17", "-O3", "-march=native", "-shared", "-fPIC", "-fopenmp",
-                          "-DX=1", "-ffp-contract=off", "-fno-finite-loops"})
+                          "-DX=1", "-ffp-contract=off", "-fno-trapping-math", "-fno-finite-loops"})
         EXPECT_NE(std::find(flags.begin(), flags.end(), f), flags.end()) << f;
     EXPECT_EQ(std::find(flags.begin(), flags.end(), "-ffast-math"), flags.end());
     // Fast math trades the one rounding per operation for speed; loops stay kept.

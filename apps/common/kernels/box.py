@@ -8,7 +8,7 @@ see axis_periodic).
 In CPython, put apps/common (for smelt_lang) and apps/common/kernels on sys.path.
 """
 
-from math import floor
+from math import floor, inf
 
 from smelt_lang import annotate, declare
 
@@ -25,6 +25,26 @@ def pair_delta(a, b, length, periodic):
     if periodic != 0:
         return min_image(a - b, length)
     return a - b
+
+
+@annotate(length='double', periodic='int', return_='double')
+def half_length(length, periodic):
+    """The `half` argument of min_image_wrapped: length/2 on a periodic axis, infinity on one
+    that is not (no image is then ever taken)."""
+    if periodic != 0:
+        return 0.5 * length
+    return inf
+
+
+@annotate(double='d, length, half', return_='double')
+def min_image_wrapped(d, length, half):
+    """The periodic image of d = a - b closest to zero, for a and b wrapped into [0, length)
+    (so |d| < length): one compare and select per side, no division or floor, and branch free,
+    so a loop over pairs vectorises. `half` is half_length(length, periodic): length/2 gives a
+    result in [-length/2, length/2); infinity returns d unchanged (an axis with walls)."""
+    e = declare('double')
+    e = d - length if d >= half else d
+    return e + length if e < -half else e
 
 
 @annotate(double='a, length', return_='double')

@@ -56,6 +56,50 @@ def find_cell_bounds(i, sorted_keys, cell_start, cell_end, n):
         cell_end[key] = i + 1
 
 
+@annotate(c='int', intp='cell_start, cell_end, sorted_keys', n='int')
+def cell_bounds(c, cell_start, cell_end, sorted_keys, n):
+    """Run over the cells: cell_start[c] = the number of keys below c, cell_end[c] = the number
+    below c + 1 (binary searches of the sorted keys). The same bounds as find_cell_bounds for a
+    cell with particles; an empty cell gets start == end at its place in the order, so the
+    particles of consecutive cells c0..c1 are order[cell_start[c0] : cell_end[c1]]."""
+    lo, hi, mid, key = declare('int', 4)
+    for key in range(c, c + 2):
+        lo = 0
+        hi = n
+        while lo < hi:
+            mid = lo + (hi - lo) // 2
+            if sorted_keys[mid] < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        if key == c:
+            cell_start[c] = lo
+        else:
+            cell_end[c] = lo
+
+
+@annotate(int='c, rank, ncell, periodic', return_='int')
+def sorted_neighbor_cell(c, rank, ncell, periodic):
+    """The rank-th smallest (rank 0, 1, 2) of the cells c - 1, c, c + 1 along one axis (wrapped
+    when periodic; ncell >= 3), or -1 past a non-periodic edge: visiting ranks 0, 1, 2 meets the
+    cells in increasing index order, also across a periodic seam."""
+    n = declare('int')
+    if periodic != 0:
+        if c == 0:
+            if rank == 2:
+                return ncell - 1
+            return rank
+        if c == ncell - 1:
+            if rank == 0:
+                return 0
+            return ncell - 3 + rank
+        return c - 1 + rank
+    n = c - 1 + rank
+    if n < 0 or n >= ncell:
+        return -1
+    return n
+
+
 # Lists up to this long are sorted in a private array: on GPUs each thread's copy lives in
 # per-thread local memory, which is interleaved across a warp (coalesced) and cached, where the
 # row itself in global memory is one scattered stream per thread. Rows are ~100 long for a

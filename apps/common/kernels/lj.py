@@ -33,3 +33,26 @@ def lj_energy_shift(rc2, eps, sigma, shift):
     if shift != 0:
         return lj_energy(rc2, eps, sigma)
     return 0.0
+
+
+# The same potential from 1/r^2 (one division per pair shared by force and energy): the forms the
+# force loops use. They round differently from lj_energy / lj_force_divr in the last bits.
+
+@annotate(double='inv_r2, eps, sigma', return_='double')
+def lj_energy_inv(inv_r2, eps, sigma):
+    """u(r) = 4 eps ((sigma/r)^12 - (sigma/r)^6), from 1/r^2."""
+    s2 = declare('double')
+    s6 = declare('double')
+    s2 = sigma * sigma * inv_r2
+    s6 = s2 * s2 * s2
+    return 4.0 * eps * (s6 * s6 - s6)
+
+
+@annotate(double='inv_r2, eps, sigma', return_='double')
+def lj_force_divr_inv(inv_r2, eps, sigma):
+    """-(du/dr) / r from 1/r^2: the force on i from j is lj_force_divr_inv(1/r2) * (r_i - r_j)."""
+    s2 = declare('double')
+    s6 = declare('double')
+    s2 = sigma * sigma * inv_r2
+    s6 = s2 * s2 * s2
+    return 24.0 * eps * (2.0 * s6 * s6 - s6) * inv_r2

@@ -10,17 +10,19 @@ a wall are still found). Cell (cx, cy, cz) has key (cz * ncy + cy) * ncx + cx.
 
 from smelt_lang import annotate, declare
 
-from box import pair_delta
-from cells import cell_coord, neighbor_cell
+from box import half_length, min_image_wrapped, pair_delta
+from cells import cell_coord, neighbor_cell, sorted_neighbor_cell
 
 
-@annotate(double='xi, yi, zi, xj, yj, zj, lx, ly, lz, rl2', periodic='int', return_='int')
-def within3(xi, yi, zi, xj, yj, zj, lx, ly, lz, periodic, rl2):
-    """1 when the two points are closer than sqrt(rl2) (minimum image on periodic axes), else 0."""
+@annotate(double='xi, yi, zi, xj, yj, zj, lx, ly, lz, hx, hy, hz, rl2', return_='int')
+def within3(xi, yi, zi, xj, yj, zj, lx, ly, lz, hx, hy, hz, rl2):
+    """1 when the two points are closer than sqrt(rl2) (minimum image on periodic axes), else 0.
+
+    Positions wrapped on periodic axes; hx, hy, hz are half_length() of each axis."""
     dx, dy, dz = declare('double', 3)
-    dx = pair_delta(xi, xj, lx, periodic & 1)
-    dy = pair_delta(yi, yj, ly, periodic & 2)
-    dz = pair_delta(zi, zj, lz, periodic & 4)
+    dx = min_image_wrapped(xi - xj, lx, hx)
+    dy = min_image_wrapped(yi - yj, ly, hy)
+    dz = min_image_wrapped(zi - zj, lz, hz)
     if dx * dx + dy * dy + dz * dz < rl2:
         return 1
     return 0
@@ -42,11 +44,14 @@ def cell_key(i, x, y, z, keys, cell_w, cell_h, cell_d, ncx, ncy, ncz, periodic):
 def count_neighbors(i, x, y, z, nbr_count, order, cell_start, cell_end, lx, ly, lz, periodic,
                     cell_w, cell_h, cell_d, ncx, ncy, ncz, rl2):
     """nbr_count[i] = number of j != i closer than r_list, searched in the 27 cells around i."""
-    xi, yi, zi = declare('double', 3)
+    xi, yi, zi, hx, hy, hz = declare('double', 6)
     cx, cy, cz, nx, ny, nz, c, j, count = declare('int', 9)
     xi = x[i]
     yi = y[i]
     zi = z[i]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
     cx = cell_coord(xi, cell_w, ncx, periodic & 1)
     cy = cell_coord(yi, cell_h, ncy, periodic & 2)
     cz = cell_coord(zi, cell_d, ncz, periodic & 4)
@@ -66,7 +71,7 @@ def count_neighbors(i, x, y, z, nbr_count, order, cell_start, cell_end, lx, ly, 
                 c = (nz * ncy + ny) * ncx + nx
                 for k in range(cell_start[c], cell_end[c]):
                     j = order[k]
-                    if j != i and within3(xi, yi, zi, x[j], y[j], z[j], lx, ly, lz, periodic,
+                    if j != i and within3(xi, yi, zi, x[j], y[j], z[j], lx, ly, lz, hx, hy, hz,
                                           rl2) != 0:
                         count += 1
     nbr_count[i] = count
@@ -77,11 +82,14 @@ def count_neighbors(i, x, y, z, nbr_count, order, cell_start, cell_end, lx, ly, 
 def fill_neighbors(i, x, y, z, nbr_start, nbr_idx, order, cell_start, cell_end, lx, ly, lz,
                    periodic, cell_w, cell_h, cell_d, ncx, ncy, ncz, rl2):
     """Writes the neighbours count_neighbors counted, in the same order, from nbr_start[i] on."""
-    xi, yi, zi = declare('double', 3)
+    xi, yi, zi, hx, hy, hz = declare('double', 6)
     cx, cy, cz, nx, ny, nz, c, j, pos = declare('int', 9)
     xi = x[i]
     yi = y[i]
     zi = z[i]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
     cx = cell_coord(xi, cell_w, ncx, periodic & 1)
     cy = cell_coord(yi, cell_h, ncy, periodic & 2)
     cz = cell_coord(zi, cell_d, ncz, periodic & 4)
@@ -101,10 +109,101 @@ def fill_neighbors(i, x, y, z, nbr_start, nbr_idx, order, cell_start, cell_end, 
                 c = (nz * ncy + ny) * ncx + nx
                 for k in range(cell_start[c], cell_end[c]):
                     j = order[k]
-                    if j != i and within3(xi, yi, zi, x[j], y[j], z[j], lx, ly, lz, periodic,
+                    if j != i and within3(xi, yi, zi, x[j], y[j], z[j], lx, ly, lz, hx, hy, hz,
                                           rl2) != 0:
                         nbr_idx[pos] = j
                         pos += 1
+
+
+# Candidates fill_neighbors_capped tests per chunk (the length of its private flag array).
+NBR_CHUNK = 64
+
+
+@annotate(i='int', doublep='x, y, z, xs, ys, zs',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
+          double='lx, ly, lz, cell_w, cell_h, cell_d, rl2', int='periodic, ncx, ncy, ncz')
+def fill_neighbors_capped(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx, cap, order,
+                          cell_start, cell_end, lx, ly, lz, periodic, cell_w, cell_h, cell_d, ncx,
+                          ncy, ncz, rl2):
+    """count_neighbors and fill_neighbors in one pass, into a row of fixed capacity cap: rows
+    are cap + 1 entries apart (nbr_idx holds n * (cap + 1)), the neighbours of i go to
+    nbr_idx[i * (cap + 1) :], nbr_start[i] = i * (cap + 1) and nbr_count[i] = the number found,
+    also when it is more than cap (the row's content is then unspecified, and the caller runs it
+    again with a larger cap). Needs the bounds of cell_bounds (empty cells in place), the
+    positions in cell order (xs[k] = x[order[k]], ...: permute_real), and positions wrapped on
+    periodic axes.
+
+    The 27 cells are visited as 9 runs of consecutive keys (3 cells along x; two runs where x
+    wraps), in increasing key order, so a list is already in index order when the particles are.
+    A run's candidates are consecutive in cell order; they are tested NBR_CHUNK at a time: a
+    branch-free loop of distance tests on the positions in cell order writes a private flag
+    array (SIMD lanes, plain vector loads), then a loop appends without a branch: every
+    candidate is written at the next free place (the last place once the row is full) and the
+    count grows by its flag.
+    """
+    near = declare("matrix(NBR_CHUNK, 'int')")
+    xi, yi, zi, hx, hy, hz, dx, dy, dz = declare('double', 9)
+    cx, cy, cz, ny, nz, j, row, last, count, key, lo, hi, m = declare('int', 13)
+    a0, a1, b0, b1 = declare('int', 4)
+    xi = x[i]
+    yi = y[i]
+    zi = z[i]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
+    cx = cell_coord(xi, cell_w, ncx, periodic & 1)
+    cy = cell_coord(yi, cell_h, ncy, periodic & 2)
+    cz = cell_coord(zi, cell_d, ncz, periodic & 4)
+    # The cells along x: the run a0..a1 and, where a periodic x wraps, the run b0..b1 after it.
+    b0 = 1
+    b1 = 0
+    if (periodic & 1) != 0 and cx == 0:
+        a0 = 0
+        a1 = 1
+        b0 = ncx - 1
+        b1 = ncx - 1
+    elif (periodic & 1) != 0 and cx == ncx - 1:
+        a0 = 0
+        a1 = 0
+        b0 = ncx - 2
+        b1 = ncx - 1
+    else:
+        a0 = max(cx - 1, 0)
+        a1 = min(cx + 1, ncx - 1)
+    row = i * (cap + 1)
+    last = row + cap
+    count = 0
+    for rz in range(3):
+        nz = sorted_neighbor_cell(cz, rz, ncz, periodic & 4)
+        if nz < 0:
+            continue
+        for ry in range(3):
+            ny = sorted_neighbor_cell(cy, ry, ncy, periodic & 2)
+            if ny < 0:
+                continue
+            key = (nz * ncy + ny) * ncx
+            for run in range(2):
+                if run == 0:
+                    lo = cell_start[key + a0]
+                    hi = cell_end[key + a1]
+                elif b0 <= b1:
+                    lo = cell_start[key + b0]
+                    hi = cell_end[key + b1]
+                else:
+                    hi = lo
+                for base in range(lo, hi, NBR_CHUNK):
+                    m = min(NBR_CHUNK, hi - base)
+                    for t in range(m):
+                        dx = min_image_wrapped(xi - xs[base + t], lx, hx)
+                        dy = min_image_wrapped(yi - ys[base + t], ly, hy)
+                        dz = min_image_wrapped(zi - zs[base + t], lz, hz)
+                        near[t] = 1 if dx * dx + dy * dy + dz * dz < rl2 else 0
+                    for t in range(m):
+                        j = order[base + t]
+                        nbr_idx[min(row + count, last)] = j
+                        count += near[t] if j != i else 0
+    nbr_start[i] = row
+    nbr_count[i] = count
 
 
 # All-pairs variants (O(N^2)): the same CSR list without cells; for small N and as a reference.
@@ -113,9 +212,13 @@ def fill_neighbors(i, x, y, z, nbr_start, nbr_idx, order, cell_start, cell_end, 
           periodic='int')
 def count_neighbors_all_pairs(i, x, y, z, nbr_count, n, lx, ly, lz, periodic, rl2):
     count = declare('int')
+    hx, hy, hz = declare('double', 3)
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
     count = 0
     for j in range(n):
-        if j != i and within3(x[i], y[i], z[i], x[j], y[j], z[j], lx, ly, lz, periodic,
+        if j != i and within3(x[i], y[i], z[i], x[j], y[j], z[j], lx, ly, lz, hx, hy, hz,
                               rl2) != 0:
             count += 1
     nbr_count[i] = count
@@ -125,9 +228,13 @@ def count_neighbors_all_pairs(i, x, y, z, nbr_count, n, lx, ly, lz, periodic, rl
           double='lx, ly, lz, rl2', periodic='int')
 def fill_neighbors_all_pairs(i, x, y, z, nbr_start, nbr_idx, n, lx, ly, lz, periodic, rl2):
     pos = declare('int')
+    hx, hy, hz = declare('double', 3)
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
     pos = nbr_start[i]
     for j in range(n):
-        if j != i and within3(x[i], y[i], z[i], x[j], y[j], z[j], lx, ly, lz, periodic,
+        if j != i and within3(x[i], y[i], z[i], x[j], y[j], z[j], lx, ly, lz, hx, hy, hz,
                               rl2) != 0:
             nbr_idx[pos] = j
             pos += 1

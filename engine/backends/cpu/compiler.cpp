@@ -70,7 +70,8 @@ CxxToolchain find_toolchain() {
 }
 
 std::vector<std::string> float_semantics_flags(bool fast_math) {
-    return {fast_math ? "-ffast-math" : "-ffp-contract=off", "-fno-finite-loops"};
+    if (fast_math) return {"-ffast-math", "-fno-finite-loops"};
+    return {"-ffp-contract=off", "-fno-trapping-math", "-fno-finite-loops"};
 }
 
 std::vector<std::string> cxx_flags(bool openmp, const std::vector<std::string> &extra,

@@ -27,8 +27,11 @@ std::vector<std::string> cxx_flags(bool openmp, const std::vector<std::string> &
 // What makes compiled C++ compute what the kernel means in CPython: no contraction of a*b + c
 // into a fused multiply-add (-ffp-contract=off, one rounding per operation as in CPython), and
 // loops kept even when they have no side effect (-fno-finite-loops: C++'s forward-progress rule
-// would let the compiler delete `while True: pass`). With `fast_math` the float flags become
-// -ffast-math (contraction, reassociation, no NaN/Inf guarantees); loops stay kept.
+// would let the compiler delete `while True: pass`). -fno-trapping-math changes no value: the
+// language has no floating-point exception flags or traps, and without them the compiler may
+// evaluate both sides of a float comparison's select (`a if x < y else b`) and so vectorise
+// loops with such selects. With `fast_math` the float flags become -ffast-math (contraction,
+// reassociation, no NaN/Inf guarantees); loops stay kept.
 std::vector<std::string> float_semantics_flags(bool fast_math);
 
 // Runs `<compiler> <flags> -o <output> <source>` in the source's folder, with relative file
