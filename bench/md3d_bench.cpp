@@ -258,9 +258,7 @@ std::string json(const std::vector<Result> &rs, const std::string &config,
                   << ", \"seconds\": " << r.profile[k].seconds << "}";
             s << "]";
         }
-        s << "}" << (i + 1 < rs.size() ? "," : "")
-          << "
-             ";
+        s << "}" << (i + 1 < rs.size() ? "," : "") << "\n";
     }
     s << "  ]\n}\n";
     return s.str();
