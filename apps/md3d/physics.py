@@ -42,7 +42,8 @@ from cells import (cell_bounds, clear_cells, find_cell_bounds, nbr_offset_input,
                    nbr_offset_output, permute_int, permute_real, sort_neighbors)
 from neighbors3d import (cell_key, count_neighbors, count_neighbors_all_pairs,  # noqa: F401
                          displacement2_map, fill_neighbors, fill_neighbors_all_pairs,
-                         fill_neighbors_capped, save_positions)
+                         fill_neighbors_capped, fill_neighbors_capped_pairwise,
+                         save_positions)
 
 
 # ---------------------------------------------------------------------------------------------

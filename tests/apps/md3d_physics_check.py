@@ -718,6 +718,17 @@ def check_neighbor_lists():
             check(np.array_equal(cstart, np.arange(s.n) * (cap + 1)) and
                   np.array_equal(ccount, count),
                   "%s: fill_neighbors_capped (cap %d): row starts and full counts" % (label, cap))
+            # The GPU form: the same starts and counts, and the same rows where they fit.
+            gstart, gcount = np.full(s.n, -1, np.int32), np.full(s.n, -1, np.int32)
+            gidx = np.full(s.n * (cap + 1), -1, np.int32)
+            elementwise(P.fill_neighbors_capped_pairwise, s.n, *s.pos(), *by_cell, gstart, gcount,
+                        gidx, cap, order, cell_start, cell_end, *s.boxl(), periodic, *cs, *nc,
+                        rl * rl)
+            fits = [i for i in range(s.n) if count[i] <= cap]
+            check(np.array_equal(gstart, cstart) and np.array_equal(gcount, ccount) and
+                  all(np.array_equal(gidx[cstart[i]:cstart[i] + count[i]],
+                                     cidx[cstart[i]:cstart[i] + count[i]]) for i in fits),
+                  "%s: fill_neighbors_capped_pairwise (cap %d) == the chunked form" % (label, cap))
         elementwise(P.sort_neighbors, s.n, cstart, ccount, cidx)
         check(all(np.array_equal(cidx[cstart[i]:cstart[i] + count[i]],
                                  brute[2][brute[0][i]:brute[0][i] + count[i]]) for i in range(s.n)),

@@ -206,6 +206,77 @@ def fill_neighbors_capped(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx,
     nbr_count[i] = count
 
 
+@annotate(i='int', doublep='x, y, z, xs, ys, zs',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
+          double='lx, ly, lz, cell_w, cell_h, cell_d, rl2', int='periodic, ncx, ncy, ncz')
+def fill_neighbors_capped_pairwise(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx, cap,
+                                   order, cell_start, cell_end, lx, ly, lz, periodic, cell_w,
+                                   cell_h, cell_d, ncx, ncy, ncz, rl2):
+    """fill_neighbors_capped's rows and counts, one candidate at a time: the GPU form. The
+    chunked CPU form keeps its flags in a private array, which a GPU thread holds in slow local
+    memory; here each candidate within rl2 is appended while the row has room. The cells, runs
+    and candidates come in the same order, so the rows are the same, entry for entry."""
+    xi, yi, zi, hx, hy, hz, dx, dy, dz = declare('double', 9)
+    cx, cy, cz, ny, nz, j, row, count, key, lo, hi = declare('int', 11)
+    a0, a1, b0, b1 = declare('int', 4)
+    xi = x[i]
+    yi = y[i]
+    zi = z[i]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
+    cx = cell_coord(xi, cell_w, ncx, periodic & 1)
+    cy = cell_coord(yi, cell_h, ncy, periodic & 2)
+    cz = cell_coord(zi, cell_d, ncz, periodic & 4)
+    b0 = 1
+    b1 = 0
+    if (periodic & 1) != 0 and cx == 0:
+        a0 = 0
+        a1 = 1
+        b0 = ncx - 1
+        b1 = ncx - 1
+    elif (periodic & 1) != 0 and cx == ncx - 1:
+        a0 = 0
+        a1 = 0
+        b0 = ncx - 2
+        b1 = ncx - 1
+    else:
+        a0 = max(cx - 1, 0)
+        a1 = min(cx + 1, ncx - 1)
+    row = i * (cap + 1)
+    count = 0
+    for rz in range(3):
+        nz = sorted_neighbor_cell(cz, rz, ncz, periodic & 4)
+        if nz < 0:
+            continue
+        for ry in range(3):
+            ny = sorted_neighbor_cell(cy, ry, ncy, periodic & 2)
+            if ny < 0:
+                continue
+            key = (nz * ncy + ny) * ncx
+            for run in range(2):
+                if run == 0:
+                    lo = cell_start[key + a0]
+                    hi = cell_end[key + a1]
+                elif b0 <= b1:
+                    lo = cell_start[key + b0]
+                    hi = cell_end[key + b1]
+                else:
+                    hi = lo
+                for k in range(lo, hi):
+                    dx = min_image_wrapped(xi - xs[k], lx, hx)
+                    dy = min_image_wrapped(yi - ys[k], ly, hy)
+                    dz = min_image_wrapped(zi - zs[k], lz, hz)
+                    if dx * dx + dy * dy + dz * dz < rl2:
+                        j = order[k]
+                        if j != i:
+                            if count < cap:
+                                nbr_idx[row + count] = j
+                            count += 1
+    nbr_start[i] = row
+    nbr_count[i] = count
+
+
 # All-pairs variants (O(N^2)): the same CSR list without cells; for small N and as a reference.
 
 @annotate(i='int', doublep='x, y, z', nbr_count='intp', n='int', double='lx, ly, lz, rl2',
