@@ -2,6 +2,7 @@
 
 #include "backends/registry.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -99,9 +100,13 @@ void check_spec(const NeighborListSpec &spec, int64_t n) {
 // ready.
 void NeighborList::State::build_capped(const std::vector<Arg> &args) {
     State &s = *this;
-    if (s.by_cell.empty())
+    // Sized for n particles (resize() may have changed n since the last build).
+    if (s.by_cell.empty() || s.by_cell[0].size() < static_cast<size_t>(s.n)) {
+        s.by_cell.clear();
         for (const Arg &c : args)
-            s.by_cell.emplace_back(c.array().dtype(), c.array().size(), s.backend);
+            s.by_cell.emplace_back(c.array().dtype(),
+                                   std::max<size_t>(c.array().size(), size_t(s.n)), s.backend);
+    }
     for (size_t a = 0; a < args.size(); ++a)
         (*s.permute)({s.order, args[a].array(), s.by_cell[a]});
     for (;;) {
@@ -345,7 +350,8 @@ void NeighborList::resize(int64_t n) {
     }
     s.nbr_count = Array(DType::Int32, un, s.backend);
     s.nbr_start = Array(DType::Int32, un, s.backend);
-    s.saved.clear(); // the displacement rule's positions, reallocated at the next build
+    s.saved.clear();   // the displacement rule's positions, reallocated at the next build
+    s.by_cell.clear(); // the capped build's positions in cell order, likewise
 }
 
 int64_t NeighborList::size() const {
