@@ -33,12 +33,15 @@ before=$(tree_state)
 "$PYTHON" -m venv --system-site-packages "$WORK/venv"
 VENV=$WORK/venv
 echo "== pip install . (log: $WORK/pip.log, kept on failure below)"
-if ! "$VENV/bin/pip" install --no-input "$SRC" >"$WORK/pip.log" 2>&1; then
+# --log: pip's debug log, which also holds the output of the isolated build environment's own
+# pip run (where the build requirements are fetched); the console output does not.
+if ! "$VENV/bin/pip" install --no-input --log "$WORK/pip-debug.log" "$SRC" >"$WORK/pip.log" 2>&1; then
     tail -n 40 "$WORK/pip.log" >&2
     fail "pip install . failed"
 fi
 echo "== what pip fetched (Collecting: a requirement resolved; Downloading or cached: its wheel)"
-grep -E "^ *(Collecting|Downloading|Using cached)" "$WORK/pip.log" | sed 's/^ */   /' || true
+grep -E "(Collecting|Downloading|Using cached) [^ ]" "$WORK/pip-debug.log" |
+    sed -E 's/^.*(Collecting|Downloading|Using cached) /   \1 /' | sort -u || true
 
 after=$(tree_state)
 if [ "$before" != "$after" ]; then
@@ -59,7 +62,8 @@ cmp -s "$WORK/help1.txt" "$WORK/help2.txt" || fail "python -m smelt --help diffe
 echo "ok: python -m smelt --help"
 
 # Elementwise against NumPy: the kernel compiled by the installed engine must give NumPy's values.
-"$VENV/bin/python" - <<'EOF' || fail "Elementwise result differs from NumPy"
+# A file, not stdin: smelt compiles a kernel from its function's source file.
+cat >"$WORK/elementwise_check.py" <<'EOF'
 import numpy as np
 import smelt
 from smelt import Elementwise, annotate, sin
@@ -78,6 +82,7 @@ err = np.max(np.abs(y - expected))
 print("ok: Elementwise axpb on %d elements, max |error| vs NumPy %.3g" % (x.size, err))
 assert err <= 1e-12, err
 EOF
+"$VENV/bin/python" "$WORK/elementwise_check.py" || fail "Elementwise result differs from NumPy"
 
 cat >"$WORK/good.py" <<'EOF'
 from smelt import annotate
