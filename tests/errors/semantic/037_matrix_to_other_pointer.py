@@ -1,4 +1,4 @@
-# expect: 10:14: a local array (matrix(2)) cannot be passed to parameter 'out' of 'put'
+# expect: 10:12: a local array (matrix(2)) cannot be passed to parameter 'out' of 'put'
 @annotate(v='int', out='intp')
 def put(v, out):
     out[0] = v
