@@ -92,7 +92,7 @@ TEST(EmitOpenCL, LocalArraysPassedToHelpersAndLocalScalars) {
     std::string cl = codegen::emit_module(*ir, codegen::opencl_dialect(), {"uses_helpers"});
     for (const char *s : {"SMELT_INLINE void fill2(double m[2], double v)",
                           "SMELT_INLINE void fill2_v2(__local double m[8], double v)",
-                          "__local float top[1];", "top[0] = (float)tmp[0];", "+ top[0]"})
+                          "__local float top[1];", "top[0] = (float)tmp[0];", "(double)top[0]"})
         EXPECT_NE(cl.find(s), std::string::npos) << s << "\n" << cl;
     // CUDA's __shared__ qualifies variables only: the helper takes a plain array.
     o.backend = "cuda";
