@@ -85,8 +85,8 @@ std::vector<Diagnostic> check_functions(const ast::Module &module,
         auto declared = types::read_declared_types(*fn, false, scratch);
         bool typed = true;
         for (size_t k = 0; k < fn->params.size(); ++k)
-            typed = typed &&
-                    (declared.params[k] || fn->params[k].name == "i" || fn->params[k].name == "N");
+            typed = typed && (declared.params[k] || declared.defaults[k] ||
+                              fn->params[k].name == "i" || fn->params[k].name == "N");
         if (typed)
             requests.push_back({name, {}, {}});
         else {

@@ -42,6 +42,16 @@ std::string declaration(const Dialect &d, const Type &t, const std::string &name
     return out;
 }
 
+std::string parameter_declaration(const Dialect &d, const Type &t, const std::string &name) {
+    if (!t.is_matrix()) return declaration(d, t, name);
+    std::string out = type_name(d, t) + " " + name;
+    for (int64_t n : t.dims)
+        out += "[" + std::to_string(n) + "]";
+    if (t.space == AddrSpace::Local && !d.local_pointer_space.empty())
+        out = d.local_pointer_space + " " + out;
+    return out;
+}
+
 std::string int_literal(const Dialect &d, Scalar s, int64_t v) {
     if (s == Scalar::Bool) return v ? "true" : "false";
     SMELT_INTERNAL_ASSERT(scalar_is_integer(s), "integer literal of type " << scalar_name(s));

@@ -36,6 +36,12 @@ std::string type_name(const Dialect &d, const Type &t);
 // A declaration of `name`: "double *x", "int32_t m[2][3]", "__local double buf[128]".
 std::string declaration(const Dialect &d, const Type &t, const std::string &name);
 
+// A function parameter: as declaration(), except that a matrix parameter (a caller's local array,
+// passed by address) names the address space of a pointer, not of a variable: "double m[2]"
+// (private memory in OpenCL C), "__local double m[64]" (OpenCL), "double m[64]" (CUDA, whose
+// __shared__ is no parameter qualifier).
+std::string parameter_declaration(const Dialect &d, const Type &t, const std::string &name);
+
 // Literals of the exact type: "5", "5u", "(-3LL)", "((int8_t)-3)", "0.1", "0.1f",
 // "SMELT_INF_F64". Float literals read back as the same value.
 std::string int_literal(const Dialect &d, Scalar s, int64_t v);

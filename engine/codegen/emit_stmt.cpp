@@ -102,7 +102,7 @@ std::string FunctionEmitter::prototype() const {
     std::string params;
     for (const auto &p : f_.params) {
         if (!params.empty()) params += ", ";
-        params += declaration(d_, p->type, name(p.get()));
+        params += parameter_declaration(d_, p->type, name(p.get()));
     }
     if (params.empty()) params = "void";
     const std::string &qualifier = entry_ ? d_.entry_qualifier : d_.function_qualifier;

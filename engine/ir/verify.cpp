@@ -228,9 +228,10 @@ public:
         for (const auto &p : f_.params) {
             declare(p, names);
             where_ok(p->role == Var::Role::Param, "parameter '" + p->name + "' is not a Param");
-            where_ok(p->type.is_scalar() || p->type.is_pointer(),
+            where_ok(p->type.is_scalar() || p->type.is_pointer() || p->type.is_matrix(),
                      "parameter '" + p->name + "' has type " + p->type.str());
-            local_memory |= p->type.is_pointer() && p->type.space == AddrSpace::Local;
+            local_memory |=
+                (p->type.is_pointer() || p->type.is_matrix()) && p->type.space == AddrSpace::Local;
         }
         for (const auto &v : f_.locals) {
             declare(v, names);

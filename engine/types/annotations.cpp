@@ -86,6 +86,7 @@ std::optional<Type> type_from_expr(const ast::Expr &e, bool single, DiagnosticSi
 DeclaredTypes read_declared_types(const ast::FunctionDef &fn, bool single, DiagnosticSink &sink) {
     DeclaredTypes out;
     out.params.resize(fn.params.size());
+    out.defaults.resize(fn.params.size());
     auto set_param = [&](int idx, std::optional<Type> t, SourceLoc loc) {
         if (!t) return;
         if (out.params[idx] && *out.params[idx] != *t) {
@@ -143,13 +144,13 @@ DeclaredTypes read_declared_types(const ast::FunctionDef &fn, bool single, Diagn
         if (p.annotation)
             set_param(static_cast<int>(i), type_from_expr(*p.annotation, single, sink),
                       p.annotation->loc);
-        if (!out.params[i] && p.default_value) {
+        if (p.default_value) {
             auto t = type_from_default(*p.default_value, single);
             if (!t)
                 sink.error(p.default_value->loc,
-                           "a default value gives a parameter its type, so it must be a number, a "
+                           "a default value suggests a parameter's type, so it must be a number, a "
                            "bool or a one-element list such as [0.0]");
-            out.params[i] = t;
+            if (!out.params[i]) out.defaults[i] = t;
         }
     }
     if (fn.returns && !out.result) out.result = type_from_expr(*fn.returns, single, sink);
@@ -214,14 +215,22 @@ std::optional<DeclaredLocal> parse_declare_string(const std::string &text, bool 
     std::string w = c.word();
     if (w == "LOCAL_MEM") {
         out.local_mem = true;
+        const size_t rest = c.pos;
         w = c.word();
+        // 'LOCAL_MEM float', 'LOCAL_MEM unsigned int': one value shared by the work-group.
+        if (auto t = parse_type_name(trim(text.substr(rest)));
+            t && t->is_scalar() && w != "matrix") {
+            out.type = single ? demote_to_single(*t) : *t;
+            return out;
+        }
     }
     if (w != "matrix") {
         auto t = parse_type_name(w);
         if (!t || !c.at_end() || out.local_mem) {
             error = "cannot declare '" + text +
                     "': expected a type such as 'int', 'double', "
-                    "'matrix(3)', \"matrix((2, 2), 'int')\" or 'LOCAL_MEM matrix(128)'";
+                    "'matrix(3)', \"matrix((2, 2), 'int')\", 'LOCAL_MEM float' or "
+                    "'LOCAL_MEM matrix(128)'";
             return std::nullopt;
         }
         out.type = single ? demote_to_single(*t) : *t;

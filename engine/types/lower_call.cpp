@@ -61,17 +61,12 @@ TExpr FunctionLowerer::call(const ast::Expr &e) {
         fail(e.loc, "'" + name + "' takes " + plural(fn->params.size(), "argument") + " but " +
                         std::to_string(nargs) + (nargs == 1 ? " was" : " were") + " given");
     std::vector<TExpr> args;
+    std::vector<SourceLoc> arg_locs;
     for (size_t k = 1; k < e.args.size(); ++k) {
         args.push_back(expr(*e.args[k]));
-        // Local arrays live in private memory, which no parameter type names; said here, at the
-        // call, rather than found later as an unverifiable parameter of a JIT specialisation.
-        if (args.back().type().is_matrix())
-            fail(e.args[k]->loc, "a local array (" + args.back().type().str() +
-                                     ") cannot be passed to '" + name +
-                                     "': functions take global arrays and numbers; pass its "
-                                     "elements, or write the results into a global array");
+        arg_locs.push_back(e.args[k]->loc);
     }
-    CalleeRef ref = mod_.specialise(*fn, args, e.loc, *this);
+    CalleeRef ref = mod_.specialise(*fn, args, arg_locs, e.loc, *this);
     std::vector<ir::ExprPtr> converted;
     for (size_t k = 0; k < args.size(); ++k)
         converted.push_back(implicit(args[k], ref.params[k], e.args[k + 1]->loc,

@@ -192,6 +192,9 @@ FunctionLowerer::Place FunctionLowerer::subscript(const ast::Expr &e) {
         base = base->args[0].get();
     }
     if (base->kind != ast::ExprKind::Name) fail(base->loc, "only named arrays can be indexed");
+    if (auto v = vars_.find(base->name); v != vars_.end() && local_scalars_.count(v->second.get()))
+        fail(base->loc, "'" + base->name + "' is a LOCAL_MEM " + scalar_name(v->second->type.elem) +
+                            ", a number, which cannot be indexed");
     TExpr b = expr(*base);
     const Type &bt = b.type();
     if (!bt.is_pointer() && !bt.is_matrix())
@@ -235,6 +238,9 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
         used_names_.insert(e.name);
         if (poisoned_.count(e.name)) throw StatementFailed{};
         auto it = vars_.find(e.name);
+        if (it != vars_.end() && local_scalars_.count(it->second.get()))
+            return {ir::Expr::load(
+                it->second, {ir::Expr::int_const(Type::scalar(Scalar::I64), 0, e.loc)}, e.loc)};
         if (it != vars_.end()) return {ir::Expr::var_ref(it->second, e.loc)};
         if (assigned_anywhere_.count(e.name))
             fail(e.loc, "local variable '" + e.name + "' is used before it is assigned");

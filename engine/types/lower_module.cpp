@@ -266,16 +266,35 @@ std::string ModuleLowerer::fresh_emitted_name(const ast::FunctionDef &fn) {
 }
 
 CalleeRef ModuleLowerer::specialise(const ast::FunctionDef &fn, const std::vector<TExpr> &args,
-                                    SourceLoc loc, FunctionLowerer &caller) {
+                                    const std::vector<SourceLoc> &arg_locs, SourceLoc loc,
+                                    FunctionLowerer &caller) {
     DeclaredTypes declared = read_declared_types(fn, single(), sink_);
     std::vector<Type> params;
     for (size_t k = 0; k < args.size(); ++k) {
-        if (declared.params[k])
-            params.push_back(*declared.params[k]);
-        else if (args[k].weak)
-            params.push_back(args[k].type()); // a literal: long or default float
-        else
-            params.push_back(args[k].type());
+        const Type &given = args[k].type(); // a literal: long or the default float
+        const auto &decl = declared.params[k];
+        if (given.is_matrix() && decl) {
+            // The callee indexes the caller's matrix in place (private memory, or the group's
+            // local memory): its parameter is that matrix, dimensions included.
+            const std::string who = "parameter '" + fn.params[k].name + "' of '" + fn.name + "'";
+            if (!decl->is_pointer() || decl->elem != given.elem)
+                caller.fail(arg_locs[k],
+                            "a local array (" + given.str() + ") cannot be passed to " + who +
+                                ", declared " + decl->str() + "; it takes " +
+                                (decl->is_pointer()
+                                     ? "arrays of " + std::string(scalar_name(decl->elem))
+                                     : std::string("a number")));
+            if (decl->space == AddrSpace::Local && given.space != AddrSpace::Local)
+                caller.fail(arg_locs[k], "a local array in private memory (" + given.str() +
+                                             ") cannot be passed to " + who + ", declared " +
+                                             decl->str() +
+                                             " (local memory); declare it LOCAL_MEM or annotate "
+                                             "the parameter " +
+                                             scalar_name(decl->elem) + "p");
+            params.push_back(given);
+        } else {
+            params.push_back(decl ? *decl : given);
+        }
     }
     auto &specs = specs_[&fn];
     for (auto &s : specs) {
@@ -339,6 +358,7 @@ void ModuleLowerer::request(const KernelRequest &req) {
             throw UsageError("parameter '" + p.name + "' of '" + fn->name + "' is declared " +
                              decl->str() + " but is given " + given->str());
         std::optional<Type> t = decl ? decl : given;
+        if (!t) t = declared.defaults[k]; // a default value only suggests a type (Compyle's rule)
         if (!t && (p.name == "i" || p.name == "N")) t = Type::scalar(Scalar::I64);
         if (!t) {
             complete = false;

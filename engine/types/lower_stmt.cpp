@@ -52,6 +52,18 @@ void FunctionLowerer::block(const ast::Block &b, ir::Block &out) {
 }
 
 void FunctionLowerer::store_to_var(ir::VarPtr v, TExpr value, SourceLoc loc, ir::Block &out) {
+    if (local_scalars_.count(v.get())) {
+        Type et = Type::scalar(v->type.elem);
+        if (!value.type().is_scalar())
+            fail(loc, "cannot store " +
+                          (value.type().is_void() ? std::string("a call that returns nothing")
+                                                  : "a " + value.type().str()) +
+                          " in the LOCAL_MEM " + et.str() + " '" + v->name + "'");
+        reject_float_to_int(value, et, loc, "'" + v->name + "'");
+        out.push_back(ir::Stmt::store(v, {ir::Expr::int_const(Type::scalar(Scalar::I64), 0, loc)},
+                                      convert(value, et, loc), loc));
+        return;
+    }
     if (v->type.is_matrix())
         fail(loc, "cannot assign to the whole matrix '" + v->name + "'; assign its elements");
     out.push_back(ir::Stmt::assign(v, implicit(value, v->type, loc, "'" + v->name + "'"), loc));
@@ -117,10 +129,18 @@ void FunctionLowerer::declare(const ast::Stmt &s, ir::Block &out) {
         fail(spec.loc, "LOCAL_MEM is only available in low-level kernels on the opencl and cuda "
                        "backends, not on '" +
                            options().backend + "'");
+    const bool local_scalar = decl->local_mem && decl->type.is_scalar();
+    const Type type =
+        local_scalar ? Type::matrix(decl->type.elem, {1}, AddrSpace::Local) : decl->type;
     for (const auto &t : s.targets) {
         if (t->kind != ast::ExprKind::Name) fail(t->loc, "declare() can only define plain names");
         if (vars_.count(t->name)) fail(t->loc, "'" + t->name + "' is already defined");
-        ir::VarPtr v = new_var(t->name, decl->type, ir::Var::Role::Local);
+        ir::VarPtr v = new_var(t->name, type, ir::Var::Role::Local);
+        // Local memory cannot be initialised (as LOCAL_MEM matrices): the group writes it first.
+        if (local_scalar) {
+            local_scalars_.insert(v.get());
+            continue;
+        }
         // declare() gives zero in CPython, so it does here too (matrices included, see codegen).
         if (v->type.is_scalar())
             out.push_back(ir::Stmt::assign(v, zero_of(v->type, t->loc), t->loc));

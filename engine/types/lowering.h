@@ -114,6 +114,9 @@ private:
     std::set<std::string> assigned_anywhere_; // every name the body assigns
     std::set<std::string> poisoned_;          // names whose defining statement failed
     std::set<std::string> used_names_;
+    // declare('LOCAL_MEM float') variables: held as a LOCAL_MEM matrix of one element (the only
+    // form local memory takes in the IR), read and written as that element.
+    std::set<const ir::Var *> local_scalars_;
     int loop_depth_ = 0;
     struct ReturnSite {
         std::optional<TExpr> value;
@@ -131,8 +134,11 @@ public:
     void request(const KernelRequest &req);
     // Lowers every requested function registered by request(), in request order.
     void lower_pending();
-    // The specialisation of `fn` for these argument types (lowered on first use).
-    CalleeRef specialise(const ast::FunctionDef &fn, const std::vector<TExpr> &args, SourceLoc loc,
+    // The specialisation of `fn` for these argument types (lowered on first use). A local
+    // matrix argument gives its parameter the matrix's type, also where the parameter is
+    // annotated as a pointer to its element type (Compyle's `doublep` is a plain `double*`).
+    CalleeRef specialise(const ast::FunctionDef &fn, const std::vector<TExpr> &args,
+                         const std::vector<SourceLoc> &arg_locs, SourceLoc loc,
                          FunctionLowerer &caller);
     // The module constant `name` means in `scope`, as an untyped literal (nullopt when it names
     // no constant there).

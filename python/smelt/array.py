@@ -85,8 +85,10 @@ class Array:
 
     @property
     def dev(self):
-        """The engine's array handle (what kernels receive)."""
-        return self._h
+        """Compyle's device array: on the CPU backends the NumPy view of the memory itself (as
+        Compyle's Cython backend gives, so ``a.dev[i]`` and ``a.dev[s:e]`` work), on a GPU the
+        engine's array handle (not a PyOpenCL/PyCUDA array)."""
+        return self.data if self._on_host else self._h
 
     @property
     def dtype(self):

@@ -215,9 +215,10 @@ def _type_from_default(value):
 
 
 def declared_types(func):
-    """{parameter name: KnownType} for the parameters whose type the source gives (by
-    ``@annotate``, Python annotations or default values), plus ``'return'`` when declared.
-    Unannotated ``i`` and ``N`` are ``long``, as in the engine."""
+    """{parameter name: KnownType} for the parameters whose type the source declares (by
+    ``@annotate`` or Python annotations), plus ``'return'`` when declared. Unannotated ``i``
+    and ``N`` are ``long``, as in the engine. Default values do not declare a type: as in
+    Compyle, the call's argument types the parameter (see `default_types`)."""
     sig = _inspect.signature(func)
     out = {}
     for name, t in getattr(func, "__annotations__", {}).items():
@@ -225,13 +226,23 @@ def declared_types(func):
             out[name] = type_of(t)
         except ValueError:
             pass  # an annotation meant for something else; the engine would report it
-    for name, p in sig.parameters.items():
-        if name not in out and p.default is not _inspect.Parameter.empty:
+    for name in sig.parameters:
+        if name not in out and name in ("i", "N"):
+            out[name] = _TYPES["long"]
+    return out
+
+
+def default_types(func):
+    """{parameter name: KnownType} suggested by the default values of unannotated parameters
+    (``0`` → long, ``0.0`` → double, ``[0.0]`` → doublep): the type a parameter gets only where
+    no call gives it one (the engine compiling the function alone)."""
+    declared = getattr(func, "__annotations__", {})
+    out = {}
+    for name, p in _inspect.signature(func).parameters.items():
+        if name not in declared and p.default is not _inspect.Parameter.empty:
             t = _type_from_default(p.default)
             if t is not None:
                 out[name] = t
-        if name not in out and name in ("i", "N"):
-            out[name] = _TYPES["long"]
     return out
 
 
@@ -362,7 +373,7 @@ def declare(spec, count=1):
     if not isinstance(spec, str):
         spec = type_of(spec).name
     text = spec.strip()
-    if text.startswith("LOCAL_MEM") and "matrix" in text:
+    if text.startswith("LOCAL_MEM"):  # one work item's view: local memory is ordinary memory
         text = text[len("LOCAL_MEM"):].strip()
     if text.startswith("matrix"):
         shape, dtype = _parse_matrix(text, _sys._getframe(1).f_globals)
@@ -569,7 +580,7 @@ _MATH_NAMES = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tan
                "floor", "ceil", "trunc", "erf", "erfc", "atan2", "pow", "hypot", "fmod", "copysign",
                "isnan", "isinf", "isfinite", "pi", "e", "inf", "nan", "M_PI", "INFINITY", "NAN"]
 
-__all__ = (["KnownType", "type_of", "declared_types", "annotate", "elementwise", "jit", "kernel",
+__all__ = (["KnownType", "type_of", "declared_types", "default_types", "annotate", "elementwise", "jit", "kernel",
             "declare", "cast", "atomic_inc", "atomic_dec", "atomic_add", "local_barrier", "LOCAL_MEM"]
            + ["%s_%d" % (p, d) for p in ("LID", "GID", "LDIM", "GDIM") for d in range(3)]
            + _MATH_NAMES + sorted(_TYPE_EXPORTS))

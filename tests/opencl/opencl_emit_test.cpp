@@ -65,5 +65,42 @@ TEST(EmitOpenCL, KernelEntryLocalMemoryBuiltinsAndBool) {
     EXPECT_THROW(emit_source(*m, "vulkan"), UsageError);
 }
 
+const char *kHelpers = R"(
+def fill2(m, v):
+    m[0] = v
+    m[1] = 2.0 * v
+
+
+@annotate(x='doublep')
+def uses_helpers(x):
+    tmp = declare('matrix(2)')
+    buf = declare('LOCAL_MEM matrix(8)')
+    top = declare('LOCAL_MEM float')
+    fill2(tmp, 1.0)
+    fill2(buf, 2.0)
+    top = tmp[0]
+    x[GID_0] = tmp[1] + buf[LID_0] + top
+)";
+
+TEST(EmitOpenCL, LocalArraysPassedToHelpersAndLocalScalars) {
+    auto m = testing_util::parse_text("helpers.py", kHelpers);
+    CompileOptions o;
+    o.backend = "opencl";
+    auto ir = build_ir(*m, {KernelRequest{"uses_helpers", {}, {}}}, o);
+    // A private matrix is an unqualified (private) array parameter, a LOCAL_MEM one a __local
+    // one: one specialisation each. A LOCAL_MEM scalar is one element of local memory.
+    std::string cl = codegen::emit_module(*ir, codegen::opencl_dialect(), {"uses_helpers"});
+    for (const char *s : {"SMELT_INLINE void fill2(double m[2], double v)",
+                          "SMELT_INLINE void fill2_v2(__local double m[8], double v)",
+                          "__local float top[1];", "top[0] = (float)tmp[0];", "(double)top[0]"})
+        EXPECT_NE(cl.find(s), std::string::npos) << s << "\n" << cl;
+    // CUDA's __shared__ qualifies variables only: the helper takes a plain array.
+    o.backend = "cuda";
+    std::string cu = emit_source(*build_ir(*m, {KernelRequest{"uses_helpers", {}, {}}}, o), "cuda");
+    for (const char *s : {"void fill2_v2(double m[8], double v)", "__shared__ float top[1];",
+                          "__shared__ double buf[8];"})
+        EXPECT_NE(cu.find(s), std::string::npos) << s << "\n" << cu;
+}
+
 } // namespace
 } // namespace smelt

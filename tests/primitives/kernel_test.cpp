@@ -1,6 +1,7 @@
 // smelt::Kernel (Compyle's low-level Kernel) against hand-written loops: a work-group sum through
 // LOCAL_MEM and local_barrier (JIT-typed, two specialisations), LocalMem arguments to annotated
-// and unannotated parameters, atomic_inc counting, the work-item names against the launch
+// and unannotated parameters, a LOCAL_MEM scalar and a LOCAL_MEM matrix passed to helpers,
+// atomic_inc counting, the work-item names against the launch
 // geometry, and the mistakes (sizes, arguments, source errors, the CPU backend).
 //
 // Work-groups exist only on OpenCL and CUDA: these tests run on SMELT_TEST_BACKEND=opencl
@@ -114,6 +115,26 @@ TEST(Kernel, LocalMemArgumentsForAnnotatedAndUnannotatedParameters) {
                   std::string::npos)
             << e.what();
     }
+}
+
+TEST(Kernel, LocalScalarAndLocalMatrixPassedToHelpers) {
+    SMELT_GPU_BACKEND_OR_SKIP();
+    const int64_t n = 200, group = 32, groups = (n + group - 1) / group;
+    auto x = small_values<double>(n, -50, 50, 17); // integers: every sum is exact
+    std::vector<double> padded(x);
+    padded.resize(groups * group, 0.0);
+    std::vector<double> want(n);
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t g = i / group;
+        double total = 0;
+        for (int64_t k = 0; k < group; ++k)
+            total += padded[g * group + k];
+        want[i] = padded[g * group + (group - 1 - i % group)] + total;
+    }
+    Kernel k(low_level_kernels(), "group_reverse_plus_total", test_options());
+    Array X = to_device(x), out = zeros(n, DType::Float64, &test_device());
+    k(groups * group, group, {X, out, int32_t(n)});
+    EXPECT_EQ(out.to_vector<double>(), want);
 }
 
 TEST(Kernel, AtomicIncCountsAndHandsOutEverySlotOnce) {

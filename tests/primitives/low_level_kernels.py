@@ -75,3 +75,29 @@ def fill(x, value):
 def bad_kernel(x):
     i = GID_0 * LDIM_0 + LID_0
     x[i] = undefined_name + 1
+
+
+def group_reverse_plus_total(x, out, n):
+    # A LOCAL_MEM scalar shared by the group and a LOCAL_MEM matrix filled and read by helper
+    # functions (a __local pointer parameter on OpenCL, a plain one on CUDA).
+    total = declare('LOCAL_MEM double')
+    buf = declare('LOCAL_MEM matrix(32)')
+    t = LID_0
+    i = GID_0 * LDIM_0 + t
+    put_at(buf, t, x[i] if i < n else 0.0)
+    local_barrier()
+    if t == 0:
+        total = 0.0
+        for k in range(LDIM_0):
+            total += buf[k]
+    local_barrier()
+    if i < n:
+        out[i] = read_at(buf, LDIM_0 - 1 - t) + total
+
+
+def put_at(buf, t, v):
+    buf[t] = v
+
+
+def read_at(buf, t):
+    return buf[t]

@@ -122,11 +122,11 @@ def test_backend_errors():
             assert isinstance(info.value, NotImplementedError)
 
 
-def test_local_array_passed_to_a_function_is_a_located_error():
-    # Compyle programs pass declare('matrix(n)') arrays to helpers; the engine's functions take
-    # only global arrays, and says so at the call (it used to fail later, as an internal error).
+def test_local_array_of_another_element_type_is_a_located_error():
+    # Compyle programs pass declare('matrix(n)') arrays to helpers; a helper whose parameter is
+    # a pointer of another element type cannot take one, and the error is at the argument.
     e = compile_error(bad_kernels.passes_a_matrix)
     line, text = marker("passes_a_matrix")
     assert (e.filename, e.lineno) == (BAD, line)
     assert e.offset == text.index("tmp)") + 1
-    assert "local array (matrix(2)) cannot be passed to 'fill_pair'" in e.msg
+    assert "local array (matrix(2)) cannot be passed to parameter 'out' of 'fill_pair'" in e.msg

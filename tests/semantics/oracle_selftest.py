@@ -85,8 +85,11 @@ def check_types_and_annotate():
         return 0
 
     t = purepy.declared_types(bare)
-    check(t == {"i": smelt.long_, "x": smelt.intp, "s": smelt.double, "v": smelt.doublep, "n": smelt.long_},
-          "bare @annotate with Python annotations and defaults: %r" % t)
+    check(t == {"i": smelt.long_, "x": smelt.intp},
+          "bare @annotate with Python annotations (defaults declare nothing): %r" % t)
+    t = purepy.default_types(bare)
+    check(t == {"s": smelt.double, "v": smelt.doublep, "n": smelt.long_},
+          "types the defaults suggest: %r" % t)
     for bad in (dict(z="int"), dict(double="x, q"), dict(i="matrix")):
         try:
             smelt.annotate(**bad)(lambda i, x: 0)

@@ -30,6 +30,7 @@ def helper_bad(v):
     return v + [1][0]  # ERROR helper_bad
 
 
+@annotate(out='intp')
 def fill_pair(v, out):
     out[0] = v
     out[1] = 2 * v
@@ -37,5 +38,5 @@ def fill_pair(v, out):
 
 def passes_a_matrix(i, x):
     tmp = declare('matrix(2)')
-    fill_pair(x[i], tmp)  # ERROR passes_a_matrix
+    fill_pair(1, tmp)  # ERROR passes_a_matrix
     x[i] = tmp[0] + tmp[1]

@@ -1,6 +1,6 @@
 # Every way to give types: @annotate with type objects, Python annotations with type objects and
-# strings, default values (0 → long, 0.0 → double, [0.0] → doublep), an unannotated helper and
-# an annotated local `t: float = 0`.
+# strings, default values (which only suggest a type: the call's arguments give it), an
+# unannotated helper and an annotated local `t: float = 0`.
 from smelt import *
 
 
