@@ -20,8 +20,6 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import openmm_lj  # noqa: E402
 
 
 def nve_config(config):
@@ -57,6 +55,20 @@ def run_md3d(bench, config, cells, backend, seconds):
     return [r for r in data["results"] if r.get("code", "").startswith("smelt")]
 
 
+def run_openmm(cells, precision, seconds):
+    """One OpenMM measurement in its own process: a CUDA context left alive in this process
+    slowed the next md3d run on NVIDIA's OpenCL by two orders of magnitude (measured)."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    subprocess.run([sys.executable, os.path.join(HERE, "openmm_lj.py"), "--cells", str(cells),
+                    "--precision", precision, "--seconds", str(seconds), "--out", out],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(out) as f:
+        result = json.load(f)["results"][0]
+    os.unlink(out)
+    return result
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--md3d-bench", default="build/bench/md3d_bench")
@@ -77,7 +89,7 @@ def main():
                 smelt[(backend, r["precision"])] = r
         openmm = {}
         for precision in ("single", "mixed", "double"):
-            r = openmm_lj.measure(cells, "CUDA", precision, args.seconds, 500)
+            r = run_openmm(cells, precision, args.seconds)
             print("OpenMM %s n=%d: %.3g" % (precision, r["n"], r["atom_steps_per_s"]), flush=True)
             openmm[precision] = r
         rows.append({"n": cells ** 3, "smelt": [smelt[k] for k in sorted(smelt)],
