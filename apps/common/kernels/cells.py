@@ -100,6 +100,32 @@ def sorted_neighbor_cell(c, rank, ncell, periodic):
     return n
 
 
+def cell_run(c, ncell, periodic, which):
+    """The cells c - 1, c, c + 1 along one axis as at most two runs of consecutive cells, in
+    increasing order also across a periodic seam (ncell >= 3 when periodic): which 0 and 1 give
+    the first and last cell of the first run, 2 and 3 those of the second run, which is empty
+    (first > last) unless the axis wraps at c. Past a non-periodic edge the run is clipped."""
+    if periodic != 0 and c == 0:
+        if which == 0:
+            return 0
+        if which == 1:
+            return 1
+        return ncell - 1
+    if periodic != 0 and c == ncell - 1:
+        if which <= 1:
+            return 0
+        if which == 2:
+            return ncell - 2
+        return ncell - 1
+    if which == 0:
+        return max(c - 1, 0)
+    if which == 1:
+        return min(c + 1, ncell - 1)
+    if which == 2:
+        return 1
+    return 0
+
+
 # Lists up to this long are sorted in a private array: on GPUs each thread's copy lives in
 # per-thread local memory, which is interleaved across a warp (coalesced) and cached, where the
 # row itself in global memory is one scattered stream per thread. Rows are ~100 long for a

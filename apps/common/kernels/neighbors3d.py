@@ -11,7 +11,7 @@ a wall are still found). Cell (cx, cy, cz) has key (cz * ncy + cy) * ncx + cx.
 from smelt_lang import annotate, declare
 
 from box import half_length, min_image_wrapped, pair_delta
-from cells import cell_coord, neighbor_cell, sorted_neighbor_cell
+from cells import cell_coord, cell_run, neighbor_cell, sorted_neighbor_cell
 
 
 @annotate(double='xi, yi, zi, xj, yj, zj, lx, ly, lz, hx, hy, hz, rl2', return_='int')
@@ -155,21 +155,10 @@ def fill_neighbors_capped(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx,
     cy = cell_coord(yi, cell_h, ncy, periodic & 2)
     cz = cell_coord(zi, cell_d, ncz, periodic & 4)
     # The cells along x: the run a0..a1 and, where a periodic x wraps, the run b0..b1 after it.
-    b0 = 1
-    b1 = 0
-    if (periodic & 1) != 0 and cx == 0:
-        a0 = 0
-        a1 = 1
-        b0 = ncx - 1
-        b1 = ncx - 1
-    elif (periodic & 1) != 0 and cx == ncx - 1:
-        a0 = 0
-        a1 = 0
-        b0 = ncx - 2
-        b1 = ncx - 1
-    else:
-        a0 = max(cx - 1, 0)
-        a1 = min(cx + 1, ncx - 1)
+    a0 = cell_run(cx, ncx, periodic & 1, 0)
+    a1 = cell_run(cx, ncx, periodic & 1, 1)
+    b0 = cell_run(cx, ncx, periodic & 1, 2)
+    b1 = cell_run(cx, ncx, periodic & 1, 3)
     row = i * (cap + 1)
     last = row + cap
     count = 0
@@ -228,21 +217,11 @@ def fill_neighbors_capped_pairwise(i, x, y, z, xs, ys, zs, nbr_start, nbr_count,
     cx = cell_coord(xi, cell_w, ncx, periodic & 1)
     cy = cell_coord(yi, cell_h, ncy, periodic & 2)
     cz = cell_coord(zi, cell_d, ncz, periodic & 4)
-    b0 = 1
-    b1 = 0
-    if (periodic & 1) != 0 and cx == 0:
-        a0 = 0
-        a1 = 1
-        b0 = ncx - 1
-        b1 = ncx - 1
-    elif (periodic & 1) != 0 and cx == ncx - 1:
-        a0 = 0
-        a1 = 0
-        b0 = ncx - 2
-        b1 = ncx - 1
-    else:
-        a0 = max(cx - 1, 0)
-        a1 = min(cx + 1, ncx - 1)
+    # The cells along x: the run a0..a1 and, where a periodic x wraps, the run b0..b1 after it.
+    a0 = cell_run(cx, ncx, periodic & 1, 0)
+    a1 = cell_run(cx, ncx, periodic & 1, 1)
+    b0 = cell_run(cx, ncx, periodic & 1, 2)
+    b1 = cell_run(cx, ncx, periodic & 1, 3)
     row = i * (cap + 1)
     count = 0
     for rz in range(3):
