@@ -100,6 +100,7 @@ def sorted_neighbor_cell(c, rank, ncell, periodic):
     return n
 
 
+@annotate(int='c, ncell, periodic, which', return_='int')
 def cell_run(c, ncell, periodic, which):
     """The cells c - 1, c, c + 1 along one axis as at most two runs of consecutive cells, in
     increasing order also across a periodic seam (ncell >= 3 when periodic): which 0 and 1 give
