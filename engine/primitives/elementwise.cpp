@@ -17,74 +17,64 @@ namespace primitives {
 
 namespace {
 
+// Calls on_stmt for every statement of `b`, nested ones included, and on_expr for every
+// expression in them, subexpressions included.
+template <class OnStmt, class OnExpr>
+void walk(const ir::Block &b, const OnStmt &on_stmt, const OnExpr &on_expr) {
+    auto expr = [&](const auto &self, const ir::ExprPtr &e) -> void {
+        if (!e) return;
+        on_expr(*e);
+        for (const auto &a : e->args)
+            self(self, a);
+    };
+    for (const auto &st : b) {
+        on_stmt(*st);
+        for (const auto &e : {st->value, st->cond, st->start, st->stop, st->step})
+            expr(expr, e);
+        for (const auto &e : st->indices)
+            expr(expr, e);
+        walk(st->body, on_stmt, on_expr);
+        walk(st->orelse, on_stmt, on_expr);
+    }
+}
+
 // Whether `f` reads `p` at f's own index: a load p[i] with i = f's first parameter, and neither
 // p nor i assigned anywhere (so p[i] in f is the item's element).
-class ReadsAtIndex {
-public:
-    ReadsAtIndex(const ir::Function &f, const ir::Var *p) : i_(f.params[0].get()), p_(p) {
-        block(f.body);
-    }
-    bool result() const { return found_ && !assigned_; }
-
-private:
-    void expr(const ir::ExprPtr &e) {
-        if (!e) return;
-        if (e->kind == ir::ExprKind::Load && e->var.get() == p_ && e->args.size() == 1 &&
-            e->args[0]->kind == ir::ExprKind::VarRef && e->args[0]->var.get() == i_)
-            found_ = true;
-        for (const auto &a : e->args)
-            expr(a);
-    }
-    void block(const ir::Block &b) {
-        for (const auto &st : b) {
-            if (st->kind == ir::StmtKind::Assign && (st->var.get() == i_ || st->var.get() == p_))
-                assigned_ = true;
-            for (const auto &e : {st->value, st->cond, st->start, st->stop, st->step})
-                expr(e);
-            for (const auto &e : st->indices)
-                expr(e);
-            block(st->body);
-            block(st->orelse);
-        }
-    }
-    const ir::Var *i_, *p_;
-    bool found_ = false, assigned_ = false;
-};
+bool reads_at_index(const ir::Function &f, const ir::Var *p) {
+    const ir::Var *i = f.params[0].get();
+    bool found = false, assigned = false;
+    walk(
+        f.body,
+        [&](const ir::Stmt &st) {
+            if (st.kind == ir::StmtKind::Assign && (st.var.get() == i || st.var.get() == p))
+                assigned = true;
+        },
+        [&](const ir::Expr &e) {
+            if (e.kind == ir::ExprKind::Load && e.var.get() == p && e.args.size() == 1 &&
+                e.args[0]->kind == ir::ExprKind::VarRef && e.args[0]->var.get() == i)
+                found = true;
+        });
+    return found && !assigned;
+}
 
 // Whether `f` or a module function it calls (transitively) has a for or while loop.
-class Loops {
-public:
-    Loops(const ir::Module &m, const ir::Function &f) : m_(m) { function(f); }
-    bool result() const { return found_; }
-
-private:
-    void function(const ir::Function &f) {
-        if (found_ || !seen_.insert(&f).second) return;
-        block(f.body);
-    }
-    void expr(const ir::ExprPtr &e) {
-        if (!e || found_) return;
-        if (e->kind == ir::ExprKind::Call && !e->is_builtin)
-            if (const ir::Function *g = m_.find(e->callee)) function(*g);
-        for (const auto &a : e->args)
-            expr(a);
-    }
-    void block(const ir::Block &b) {
-        for (const auto &st : b) {
-            if (st->kind == ir::StmtKind::For || st->kind == ir::StmtKind::While) found_ = true;
-            if (found_) return;
-            for (const auto &e : {st->value, st->cond, st->start, st->stop, st->step})
-                expr(e);
-            for (const auto &e : st->indices)
-                expr(e);
-            block(st->body);
-            block(st->orelse);
-        }
-    }
-    const ir::Module &m_;
-    std::set<const ir::Function *> seen_;
-    bool found_ = false;
-};
+bool loops(const ir::Module &m, const ir::Function &f, std::set<const ir::Function *> &seen) {
+    if (!seen.insert(&f).second) return false;
+    bool found = false;
+    std::vector<const ir::Function *> callees;
+    walk(
+        f.body,
+        [&](const ir::Stmt &st) {
+            found = found || st.kind == ir::StmtKind::For || st.kind == ir::StmtKind::While;
+        },
+        [&](const ir::Expr &e) {
+            if (e.kind == ir::ExprKind::Call && !e.is_builtin)
+                if (const ir::Function *g = m.find(e.callee)) callees.push_back(g);
+        });
+    for (const ir::Function *g : callees)
+        found = found || loops(m, *g, seen);
+    return found;
+}
 
 // True when no two array arguments share memory. Buffers of different handles are different
 // allocations, except where handles are host pointers (wrapped host memory may overlap).
@@ -179,8 +169,9 @@ ElementwiseUnit elementwise_unit(const ast::Module &module, const std::string &f
         for (size_t k = 0; k < arity; ++k)
             w.preload[k] = k < layout.covers_n.size() && layout.covers_n[k] &&
                            f->params[k + 1]->type.is_pointer() &&
-                           ReadsAtIndex(*f, f->params[k + 1].get()).result();
-    w.loops = Loops(*m, *f).result();
+                           reads_at_index(*f, f->params[k + 1].get());
+    std::set<const ir::Function *> seen;
+    w.loops = loops(*m, *f, seen);
     unit.items_per_thread = target.elementwise_items_per_thread(w);
     unit.entries = target.elementwise_entry_points(w);
     unit.source = assemble_unit(target, {m.get()}, target.elementwise_wrapper(w));

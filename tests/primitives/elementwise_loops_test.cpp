@@ -37,8 +37,7 @@ TEST(ElementwiseLoops, ALoopInACalledFunctionGivesOneItemPerThread) {
 // A function without loops keeps the tiled form on GPU targets (its second entry included).
 TEST(ElementwiseLoops, StraightLineFunctionsStayTiled) {
     if (test_backend() != "cuda" && test_backend() != "opencl")
-        GTEST_SKIP() << "the tiled form is a GPU target's (test backend: " << test_backend()
-                     << ")";
+        GTEST_SKIP() << "the tiled form is a GPU target's (test backend: " << test_backend() << ")";
     Array x = to_device(small_values<double>(1000, 0, 9, 1));
     Array y = zeros(1000, DType::Float64, &test_device());
     Elementwise sq(kernels(), "scale_shift", test_options());
