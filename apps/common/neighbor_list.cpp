@@ -177,9 +177,14 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
         s.count.emplace(program, k.count, options);
         s.fill.emplace(program, k.fill, options);
         s.sort.emplace(program, k.sort, options);
-        if (!k.fill_capped.empty() && program.has_function(k.fill_capped) &&
+        // The one-pass build in the form that suits the backend, when the program has it.
+        const std::string &capped =
+            s.backend->name() != "cpu" && program.has_function(k.fill_capped_gpu)
+                ? k.fill_capped_gpu
+                : k.fill_capped;
+        if (!capped.empty() && program.has_function(capped) &&
             program.has_function(k.cell_bounds) && program.has_function(k.permute_real)) {
-            s.fill_capped.emplace(program, k.fill_capped, options);
+            s.fill_capped.emplace(program, capped, options);
             s.cell_bounds.emplace(program, k.cell_bounds, options);
             s.permute.emplace(program, k.permute_real, options);
             s.count_max.emplace(&program, "max(a, b)", k.offset_input, DType::Int32, "0", options);

@@ -99,6 +99,10 @@ struct NeighborKernels {
     // fill when the program has both (neighbors3d.py's fill_neighbors_capped states its
     // contract), with cell bounds from cell_bounds instead of clear_cells + find_cell_bounds.
     std::string fill_capped = "fill_neighbors_capped";
+    // Its form for GPU backends (one candidate at a time; the same rows), used there when the
+    // program has it: the CPU form keeps a private flag array, which a GPU thread holds in slow
+    // local memory.
+    std::string fill_capped_gpu = "fill_neighbors_capped_pairwise";
     std::string cell_bounds = "cell_bounds";
     std::string permute_real = "permute_real"; // dst[k] = src[order[k]]: positions in cell order
     std::string offset_input = "nbr_offset_input";
@@ -137,7 +141,10 @@ public:
     // Largest squared displacement since the last build (Reduction 'max(a, b)'); 0 before it.
     double max_displacement2(const std::vector<Array> &coords);
 
-    // CSR list (valid after the first build): int32 arrays; indices() may be longer than total().
+    // The lists (valid after the first build), int32 arrays: the neighbours of i are
+    // indices()[start()[i] : start()[i] + count()[i]]. Rows come in particle order; the one-pass
+    // binned build leaves room between them (rows of fixed capacity), the others are packed
+    // (CSR). total() is the number of entries; indices() may be longer.
     const Array &start() const;
     const Array &count() const;
     const Array &indices() const;

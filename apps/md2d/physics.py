@@ -25,16 +25,17 @@ Conventions (the driver relies on them):
 
 from smelt_lang import annotate, declare
 
-from box import pair_delta, wrap_coord
-from lj import lj_energy, lj_energy_shift, lj_force_divr
+from box import half_length, min_image_wrapped, wrap_coord
+from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv
 from walls import wall_energy, wall_force
 
 # The neighbour-search kernels the driver launches by name (apps/common/neighbor_list.h); they
 # live in apps/common/kernels and are part of this program through these imports.
-from cells import (clear_cells, find_cell_bounds, nbr_offset_input,  # noqa: F401
-                   nbr_offset_output, sort_neighbors)
+from cells import (cell_bounds, clear_cells, find_cell_bounds, nbr_offset_input,  # noqa: F401
+                   nbr_offset_output, permute_real, sort_neighbors)
 from neighbors2d import (cell_key, count_neighbors, count_neighbors_all_pairs,  # noqa: F401
                          displacement2_map, fill_neighbors, fill_neighbors_all_pairs,
+                         fill_neighbors_capped, fill_neighbors_capped_pairwise,
                          save_positions)
 
 
@@ -49,13 +50,16 @@ def compute_forces(i, x, y, fx, fy, pe, vir, nbr_start, nbr_count, nbr_idx, lx, 
     """LJ force, potential energy and virial of particle i from its neighbour list.
 
     Sets (not adds) fx[i], fy[i], pe[i] = 1/2 sum_j u(r_ij) - shift, vir[i] = 1/2 sum_j r_ij.f_ij.
-    Pairs in the list but beyond the cutoff (the skin) are skipped.
+    Pairs in the list but beyond the cutoff (the skin) are skipped. Positions must be wrapped
+    when periodic (min_image_wrapped). One pair at a time: the GPU form.
     """
-    xi, yi, dx, dy, r2, ff, e_shift = declare('double', 7)
+    xi, yi, hx, hy, dx, dy, r2, inv, ff, e_shift = declare('double', 10)
     fxi, fyi, ei, wi = declare('double', 4)
     start, j = declare('int', 2)
     xi = x[i]
     yi = y[i]
+    hx = half_length(lx, periodic)
+    hy = half_length(ly, periodic)
     e_shift = lj_energy_shift(rc2, eps, sigma, shift)
     fxi = 0.0
     fyi = 0.0
@@ -64,17 +68,83 @@ def compute_forces(i, x, y, fx, fy, pe, vir, nbr_start, nbr_count, nbr_idx, lx, 
     start = nbr_start[i]
     for k in range(start, start + nbr_count[i]):
         j = nbr_idx[k]
-        if j == i:
-            continue
-        dx = pair_delta(xi, x[j], lx, periodic)
-        dy = pair_delta(yi, y[j], ly, periodic)
+        dx = min_image_wrapped(xi - x[j], lx, hx)
+        dy = min_image_wrapped(yi - y[j], ly, hy)
         r2 = dx * dx + dy * dy
-        if r2 < rc2:
-            ff = lj_force_divr(r2, eps, sigma)
+        if r2 < rc2 and j != i:
+            inv = 1.0 / r2
+            ff = lj_force_divr_inv(inv, eps, sigma)
             fxi += ff * dx
             fyi += ff * dy
-            ei += lj_energy(r2, eps, sigma) - e_shift
+            ei += lj_energy_inv(inv, eps, sigma) - e_shift
             wi += ff * r2
+    fx[i] = fxi
+    fy[i] = fyi
+    pe[i] = 0.5 * ei
+    vir[i] = 0.5 * wi
+
+
+# Neighbours compute_forces_chunked evaluates per chunk (the length of its private arrays).
+FORCE_CHUNK = 32
+
+
+@annotate(i='int', doublep='x, y, fx, fy, pe, vir', intp='nbr_start, nbr_count, nbr_idx',
+          double='lx, ly, eps, sigma, rc2', int='periodic, shift')
+def compute_forces_chunked(i, x, y, fx, fy, pe, vir, nbr_start, nbr_count, nbr_idx, lx, ly,
+                           periodic, eps, sigma, rc2, shift):
+    """compute_forces with the same bits, in the form a CPU vectorises (the CPU form).
+
+    The list is taken FORCE_CHUNK neighbours at a time: a first loop copies the neighbours'
+    positions to consecutive places; a second evaluates every pair of the chunk into private
+    arrays, with no dependence between pairs and no branch (pairs beyond the cutoff, and i
+    itself, give 0.0 through a select), so the compiler runs it in SIMD lanes; a third adds the
+    terms in list order. Adding 0.0 leaves a sum's bits unchanged, so the sums equal
+    compute_forces' exactly.
+    """
+    xi, yi, hx, hy, dx, dy, r2, inv, ff, u, e_shift = declare('double', 11)
+    fxi, fyi, ei, wi = declare('double', 4)
+    start, end, j, m = declare('int', 4)
+    px = declare('matrix(FORCE_CHUNK)')
+    py = declare('matrix(FORCE_CHUNK)')
+    pcut = declare('matrix(FORCE_CHUNK)')
+    tfx = declare('matrix(FORCE_CHUNK)')
+    tfy = declare('matrix(FORCE_CHUNK)')
+    tu = declare('matrix(FORCE_CHUNK)')
+    tw = declare('matrix(FORCE_CHUNK)')
+    xi = x[i]
+    yi = y[i]
+    hx = half_length(lx, periodic)
+    hy = half_length(ly, periodic)
+    e_shift = lj_energy_shift(rc2, eps, sigma, shift)
+    fxi = 0.0
+    fyi = 0.0
+    ei = 0.0
+    wi = 0.0
+    start = nbr_start[i]
+    end = start + nbr_count[i]
+    for base in range(start, end, FORCE_CHUNK):
+        m = min(FORCE_CHUNK, end - base)
+        for c in range(m):
+            j = nbr_idx[base + c]
+            px[c] = x[j]
+            py[c] = y[j]
+            pcut[c] = rc2 if j != i else 0.0
+        for c in range(m):
+            dx = min_image_wrapped(xi - px[c], lx, hx)
+            dy = min_image_wrapped(yi - py[c], ly, hy)
+            r2 = dx * dx + dy * dy
+            inv = 1.0 / r2
+            ff = lj_force_divr_inv(inv, eps, sigma)
+            u = lj_energy_inv(inv, eps, sigma) - e_shift
+            tfx[c] = ff * dx if r2 < pcut[c] else 0.0
+            tfy[c] = ff * dy if r2 < pcut[c] else 0.0
+            tu[c] = u if r2 < pcut[c] else 0.0
+            tw[c] = ff * r2 if r2 < pcut[c] else 0.0
+        for c in range(m):
+            fxi += tfx[c]
+            fyi += tfy[c]
+            ei += tu[c]
+            wi += tw[c]
     fx[i] = fxi
     fy[i] = fyi
     pe[i] = 0.5 * ei
@@ -86,26 +156,27 @@ def compute_forces(i, x, y, fx, fy, pe, vir, nbr_start, nbr_count, nbr_idx, lx, 
 def compute_forces_all_pairs(i, x, y, fx, fy, pe, vir, n, lx, ly, periodic, eps, sigma, rc2,
                              shift):
     """compute_forces over every other particle (O(N^2)); same outputs, no neighbour list."""
-    xi, yi, dx, dy, r2, ff, e_shift = declare('double', 7)
+    xi, yi, hx, hy, dx, dy, r2, inv, ff, e_shift = declare('double', 10)
     fxi, fyi, ei, wi = declare('double', 4)
     xi = x[i]
     yi = y[i]
+    hx = half_length(lx, periodic)
+    hy = half_length(ly, periodic)
     e_shift = lj_energy_shift(rc2, eps, sigma, shift)
     fxi = 0.0
     fyi = 0.0
     ei = 0.0
     wi = 0.0
     for j in range(n):
-        if j == i:
-            continue
-        dx = pair_delta(xi, x[j], lx, periodic)
-        dy = pair_delta(yi, y[j], ly, periodic)
+        dx = min_image_wrapped(xi - x[j], lx, hx)
+        dy = min_image_wrapped(yi - y[j], ly, hy)
         r2 = dx * dx + dy * dy
-        if r2 < rc2:
-            ff = lj_force_divr(r2, eps, sigma)
+        if r2 < rc2 and j != i:
+            inv = 1.0 / r2
+            ff = lj_force_divr_inv(inv, eps, sigma)
             fxi += ff * dx
             fyi += ff * dy
-            ei += lj_energy(r2, eps, sigma) - e_shift
+            ei += lj_energy_inv(inv, eps, sigma) - e_shift
             wi += ff * r2
     fx[i] = fxi
     fy[i] = fyi

@@ -68,14 +68,6 @@ NeighborListSpec local_neighbor_spec(const Md3dConfig &config, const Md3dDomain 
     return s;
 }
 
-// The capped list build in its GPU form on GPUs (neighbors3d.py: the same rows as the chunked
-// CPU form, without its private flag array).
-NeighborKernels neighbor_kernels(const smelt::Options &o) {
-    NeighborKernels k;
-    if (backend_of(o).name() != "cpu") k.fill_capped = "fill_neighbors_capped_pairwise";
-    return k;
-}
-
 // physics.py's two forms of the force loop give the same bits: the chunked one is the form a
 // CPU vectorises, the one-pair-at-a-time one suits GPU threads.
 const char *force_kernel(const smelt::Options &o) {
@@ -91,8 +83,7 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
       dof_(degrees_of_freedom(config.n(), config.periodic_mask(), config.integrator.kind)),
       periodic_(config.periodic_mask()), local_periodic_(periodic_),
       domain_(make_domain(config, physics, options_)), tail_(tail_correction(config)),
-      neighbors_(physics, options_, local_neighbor_spec(config, domain_.get()), n_local_,
-                 neighbor_kernels(options_)),
+      neighbors_(physics, options_, local_neighbor_spec(config, domain_.get()), n_local_),
       kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
       forces_(physics, force_kernel(options_), options_),
       wrap_(physics, "wrap_positions", options_), baoab_(physics, "baoab_kick_drift", options_),

@@ -8,8 +8,8 @@ ncx, ncy >= 3 so the 9 visited cells are distinct.
 
 from smelt_lang import annotate, declare
 
-from box import pair_delta
-from cells import cell_coord, neighbor_cell
+from box import half_length, min_image_wrapped, pair_delta
+from cells import cell_coord, cell_run, neighbor_cell, sorted_neighbor_cell
 
 
 @annotate(double='xi, yi, xj, yj, lx, ly, rl2', periodic='int', return_='int')
@@ -87,6 +87,125 @@ def fill_neighbors(i, x, y, nbr_start, nbr_idx, order, cell_start, cell_end, lx,
                 if j != i and within(xi, yi, x[j], y[j], lx, ly, periodic, rl2) != 0:
                     nbr_idx[pos] = j
                     pos += 1
+
+
+# Candidates fill_neighbors_capped tests per chunk (the length of its private flag array).
+NBR_CHUNK = 64
+
+
+@annotate(i='int', doublep='x, y, xs, ys',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
+          double='lx, ly, cell_w, cell_h, rl2', int='periodic, ncx, ncy')
+def fill_neighbors_capped(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, order,
+                          cell_start, cell_end, lx, ly, periodic, cell_w, cell_h, ncx, ncy, rl2):
+    """count_neighbors and fill_neighbors in one pass, into a row of fixed capacity cap (the
+    contract of neighbors3d.py's fill_neighbors_capped, in 2D): rows are cap + 1 entries apart,
+    nbr_start[i] = i * (cap + 1), nbr_count[i] = the number found, also when it is more than cap
+    (the row's content is then unspecified and the caller runs it again with a larger cap).
+    Needs cell_bounds' bounds, the positions in cell order (xs[k] = x[order[k]]: permute_real)
+    and positions wrapped when periodic.
+
+    The 9 cells are visited as 3 runs of consecutive keys (3 cells along x; two runs where x
+    wraps), in increasing key order. A run's candidates are tested NBR_CHUNK at a time: a
+    branch-free loop of distance tests writes a private flag array (SIMD lanes), then a loop
+    appends without a branch (every candidate is written at the next free place, the last
+    place once the row is full, and the count grows by its flag).
+    """
+    near = declare("matrix(NBR_CHUNK, 'int')")
+    xi, yi, hx, hy, dx, dy = declare('double', 6)
+    cx, cy, ny, j, row, last, count, key, lo, hi, m = declare('int', 11)
+    a0, a1, b0, b1 = declare('int', 4)
+    xi = x[i]
+    yi = y[i]
+    hx = half_length(lx, periodic)
+    hy = half_length(ly, periodic)
+    cx = cell_coord(xi, cell_w, ncx, periodic)
+    cy = cell_coord(yi, cell_h, ncy, periodic)
+    # The cells along x: the run a0..a1 and, where a periodic x wraps, the run b0..b1 after it.
+    a0 = cell_run(cx, ncx, periodic, 0)
+    a1 = cell_run(cx, ncx, periodic, 1)
+    b0 = cell_run(cx, ncx, periodic, 2)
+    b1 = cell_run(cx, ncx, periodic, 3)
+    row = i * (cap + 1)
+    last = row + cap
+    count = 0
+    for ry in range(3):
+        ny = sorted_neighbor_cell(cy, ry, ncy, periodic)
+        if ny < 0:
+            continue
+        key = ny * ncx
+        for run in range(2):
+            if run == 0:
+                lo = cell_start[key + a0]
+                hi = cell_end[key + a1]
+            elif b0 <= b1:
+                lo = cell_start[key + b0]
+                hi = cell_end[key + b1]
+            else:
+                hi = lo
+            for base in range(lo, hi, NBR_CHUNK):
+                m = min(NBR_CHUNK, hi - base)
+                for t in range(m):
+                    dx = min_image_wrapped(xi - xs[base + t], lx, hx)
+                    dy = min_image_wrapped(yi - ys[base + t], ly, hy)
+                    near[t] = 1 if dx * dx + dy * dy < rl2 else 0
+                for t in range(m):
+                    j = order[base + t]
+                    nbr_idx[min(row + count, last)] = j
+                    count += near[t] if j != i else 0
+    nbr_start[i] = row
+    nbr_count[i] = count
+
+
+@annotate(i='int', doublep='x, y, xs, ys',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
+          double='lx, ly, cell_w, cell_h, rl2', int='periodic, ncx, ncy')
+def fill_neighbors_capped_pairwise(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, order,
+                                   cell_start, cell_end, lx, ly, periodic, cell_w, cell_h, ncx,
+                                   ncy, rl2):
+    """fill_neighbors_capped's rows and counts, one candidate at a time: the GPU form (a GPU
+    thread would hold the chunked form's flag array in slow local memory). The cells, runs and
+    candidates come in the same order, so the rows are the same, entry for entry."""
+    xi, yi, hx, hy, dx, dy = declare('double', 6)
+    cx, cy, ny, j, row, count, key, lo, hi = declare('int', 9)
+    a0, a1, b0, b1 = declare('int', 4)
+    xi = x[i]
+    yi = y[i]
+    hx = half_length(lx, periodic)
+    hy = half_length(ly, periodic)
+    cx = cell_coord(xi, cell_w, ncx, periodic)
+    cy = cell_coord(yi, cell_h, ncy, periodic)
+    a0 = cell_run(cx, ncx, periodic, 0)
+    a1 = cell_run(cx, ncx, periodic, 1)
+    b0 = cell_run(cx, ncx, periodic, 2)
+    b1 = cell_run(cx, ncx, periodic, 3)
+    row = i * (cap + 1)
+    count = 0
+    for ry in range(3):
+        ny = sorted_neighbor_cell(cy, ry, ncy, periodic)
+        if ny < 0:
+            continue
+        key = ny * ncx
+        for run in range(2):
+            if run == 0:
+                lo = cell_start[key + a0]
+                hi = cell_end[key + a1]
+            elif b0 <= b1:
+                lo = cell_start[key + b0]
+                hi = cell_end[key + b1]
+            else:
+                hi = lo
+            for k in range(lo, hi):
+                dx = min_image_wrapped(xi - xs[k], lx, hx)
+                dy = min_image_wrapped(yi - ys[k], ly, hy)
+                if dx * dx + dy * dy < rl2:
+                    j = order[k]
+                    if j != i:
+                        if count < cap:
+                            nbr_idx[row + count] = j
+                        count += 1
+    nbr_start[i] = row
+    nbr_count[i] = count
 
 
 # All-pairs variants (O(N^2)): the same CSR list without cells; for small N and as a reference.
