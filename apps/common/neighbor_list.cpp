@@ -19,6 +19,8 @@ struct NeighborList::State {
     std::optional<Elementwise> cell_key, clear_cells, find_bounds, count, fill, sort;
     // One-pass binned build into rows of fixed capacity (when the program has the kernel).
     std::optional<Elementwise> fill_capped, cell_bounds, permute;
+    // fill_capped is the GPU form, which takes the entry stride (NeighborList::stride()).
+    bool capped_gpu_form = false;
     std::vector<Array> by_cell; // coordinates in cell order (capped build)
     std::optional<Reduction> count_max, count_sum;
     int32_t cap = 0; // row capacity of the capped build (rows are cap + 1 apart)
@@ -48,6 +50,13 @@ struct NeighborList::State {
             args.emplace_back(int32_t(c));
     }
     int32_t periodic() const { return spec.periodic_value(); }
+    // Entry k of particle i's row is at start[i] + k * stride(): n (rows interleaved, entry k
+    // of consecutive particles side by side) for the GPU form of the one-pass build, so the
+    // threads of a warp reading their k-th neighbours read consecutive words; 1 elsewhere
+    // (sort_neighbors and the CPU's chunked loops read rows as runs).
+    int32_t stride() const {
+        return capped_gpu_form && fill_capped && !spec.sorted ? static_cast<int32_t>(n) : 1;
+    }
     double rl2() const { return spec.r_list * spec.r_list; }
 
     void build_capped(const std::vector<Arg> &coord_args);
@@ -117,6 +126,7 @@ void NeighborList::State::build_capped(const std::vector<Arg> &args) {
         for (const Array &x : {s.nbr_start, s.nbr_count, s.nbr_idx})
             a.emplace_back(x);
         a.emplace_back(s.cap);
+        if (s.capped_gpu_form) a.emplace_back(s.stride());
         for (const Array &x : {s.order, s.cell_start, s.cell_end})
             a.emplace_back(x);
         s.push_box(a);
@@ -178,13 +188,12 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
         s.fill.emplace(program, k.fill, options);
         s.sort.emplace(program, k.sort, options);
         // The one-pass build in the form that suits the backend, when the program has it.
-        const std::string &capped =
-            s.backend->name() != "cpu" && program.has_function(k.fill_capped_gpu)
-                ? k.fill_capped_gpu
-                : k.fill_capped;
+        const bool gpu_form = s.backend->name() != "cpu" && program.has_function(k.fill_capped_gpu);
+        const std::string &capped = gpu_form ? k.fill_capped_gpu : k.fill_capped;
         if (!capped.empty() && program.has_function(capped) &&
             program.has_function(k.cell_bounds) && program.has_function(k.permute_real)) {
             s.fill_capped.emplace(program, capped, options);
+            s.capped_gpu_form = gpu_form;
             s.cell_bounds.emplace(program, k.cell_bounds, options);
             s.permute.emplace(program, k.permute_real, options);
             s.count_max.emplace(&program, "max(a, b)", k.offset_input, DType::Int32, "0", options);
@@ -371,6 +380,9 @@ const Array &NeighborList::count() const {
 }
 const Array &NeighborList::indices() const {
     return s_->nbr_idx;
+}
+int32_t NeighborList::stride() const {
+    return s_->stride();
 }
 int64_t NeighborList::total() const {
     return s_->total;

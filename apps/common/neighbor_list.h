@@ -101,7 +101,8 @@ struct NeighborKernels {
     std::string fill_capped = "fill_neighbors_capped";
     // Its form for GPU backends (one candidate at a time; the same rows), used there when the
     // program has it: the CPU form keeps a private flag array, which a GPU thread holds in slow
-    // local memory.
+    // local memory. It takes one more argument after cap, the entry stride (stride()): row i
+    // starts at i * (cap + 1) when it is 1, at i when it is n (entries n apart).
     std::string fill_capped_gpu = "fill_neighbors_capped_pairwise";
     std::string cell_bounds = "cell_bounds";
     std::string permute_real = "permute_real"; // dst[k] = src[order[k]]: positions in cell order
@@ -141,13 +142,16 @@ public:
     // Largest squared displacement since the last build (Reduction 'max(a, b)'); 0 before it.
     double max_displacement2(const std::vector<Array> &coords);
 
-    // The lists (valid after the first build), int32 arrays: the neighbours of i are
-    // indices()[start()[i] : start()[i] + count()[i]]. Rows come in particle order; the one-pass
-    // binned build leaves room between them (rows of fixed capacity), the others are packed
-    // (CSR). total() is the number of entries; indices() may be longer.
+    // The lists (valid after the first build), int32 arrays: neighbour k (0 <= k < count()[i])
+    // of particle i is indices()[start()[i] + k * stride()]. With stride 1, rows come in
+    // particle order: packed (CSR) or, from the one-pass binned build, with room between them
+    // (rows of fixed capacity). On GPU backends the one-pass build interleaves the rows
+    // (stride n, unless spec.sorted) so a warp's loads of its k-th neighbours coalesce.
+    // total() is the number of entries; indices() may be longer.
     const Array &start() const;
     const Array &count() const;
     const Array &indices() const;
+    int32_t stride() const; // distance between consecutive entries of a row
     int64_t total() const;  // entries of the list
     int64_t builds() const; // rebuilds so far
     const NeighborListSpec &spec() const;

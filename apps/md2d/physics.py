@@ -16,8 +16,9 @@ Conventions (the driver relies on them):
 - Booleans that select a code path (`periodic`, `shift`) are ints: 0 = off, anything else = on.
 - Box: [0, lx) x [0, ly). Periodic: minimum image and wrap. Walls: harmonic soft walls at
   x = 0, x = lx, y = 0, y = ly acting within `wall_range` of each wall (as in the Compyle paper).
-- Neighbour lists are FULL (j in list(i) <=> i in list(j)) in CSR form: the neighbours of i are
-  nbr_idx[nbr_start[i] : nbr_start[i] + nbr_count[i]]. Each particle writes only its own force,
+- Neighbour lists are FULL (j in list(i) <=> i in list(j)): neighbour k of i is
+  nbr_idx[nbr_start[i] + k * nbr_stride], k < nbr_count[i] (apps/common/neighbor_list.h: stride
+  1 for rows, n for the interleaved rows of GPUs). Each particle writes only its own force,
   energy and virial: no atomics, so every backend is deterministic.
 - Pair energies and virials are split half and half between the two particles, so summing
   pe[] (or vir[]) over all particles gives the total.
@@ -44,9 +45,9 @@ from neighbors2d import (cell_key, count_neighbors, count_neighbors_all_pairs,  
 # ---------------------------------------------------------------------------------------------
 
 @annotate(i='int', doublep='x, y, fx, fy, pe, vir', intp='nbr_start, nbr_count, nbr_idx',
-          double='lx, ly, eps, sigma, rc2', int='periodic, shift')
-def compute_forces(i, x, y, fx, fy, pe, vir, nbr_start, nbr_count, nbr_idx, lx, ly, periodic,
-                   eps, sigma, rc2, shift):
+          double='lx, ly, eps, sigma, rc2', int='nbr_stride, periodic, shift')
+def compute_forces(i, x, y, fx, fy, pe, vir, nbr_start, nbr_count, nbr_idx, nbr_stride, lx, ly,
+                   periodic, eps, sigma, rc2, shift):
     """LJ force, potential energy and virial of particle i from its neighbour list.
 
     Sets (not adds) fx[i], fy[i], pe[i] = 1/2 sum_j u(r_ij) - shift, vir[i] = 1/2 sum_j r_ij.f_ij.
@@ -66,8 +67,8 @@ def compute_forces(i, x, y, fx, fy, pe, vir, nbr_start, nbr_count, nbr_idx, lx, 
     ei = 0.0
     wi = 0.0
     start = nbr_start[i]
-    for k in range(start, start + nbr_count[i]):
-        j = nbr_idx[k]
+    for k in range(nbr_count[i]):
+        j = nbr_idx[start + k * nbr_stride]
         dx = min_image_wrapped(xi - x[j], lx, hx)
         dy = min_image_wrapped(yi - y[j], ly, hy)
         r2 = dx * dx + dy * dy
@@ -89,9 +90,9 @@ FORCE_CHUNK = 32
 
 
 @annotate(i='int', doublep='x, y, fx, fy, pe, vir', intp='nbr_start, nbr_count, nbr_idx',
-          double='lx, ly, eps, sigma, rc2', int='periodic, shift')
-def compute_forces_chunked(i, x, y, fx, fy, pe, vir, nbr_start, nbr_count, nbr_idx, lx, ly,
-                           periodic, eps, sigma, rc2, shift):
+          double='lx, ly, eps, sigma, rc2', int='nbr_stride, periodic, shift')
+def compute_forces_chunked(i, x, y, fx, fy, pe, vir, nbr_start, nbr_count, nbr_idx, nbr_stride,
+                           lx, ly, periodic, eps, sigma, rc2, shift):
     """compute_forces with the same bits, in the form a CPU vectorises (the CPU form).
 
     The list is taken FORCE_CHUNK neighbours at a time: a first loop copies the neighbours'
@@ -121,11 +122,11 @@ def compute_forces_chunked(i, x, y, fx, fy, pe, vir, nbr_start, nbr_count, nbr_i
     ei = 0.0
     wi = 0.0
     start = nbr_start[i]
-    end = start + nbr_count[i]
-    for base in range(start, end, FORCE_CHUNK):
+    end = nbr_count[i]
+    for base in range(0, end, FORCE_CHUNK):
         m = min(FORCE_CHUNK, end - base)
         for c in range(m):
-            j = nbr_idx[base + c]
+            j = nbr_idx[start + (base + c) * nbr_stride]
             px[c] = x[j]
             py[c] = y[j]
             pcut[c] = rc2 if j != i else 0.0

@@ -107,8 +107,8 @@ void Simulation::compute_forces() {
     const auto &pot = config_.potential;
     neighbors_.update({x_, y_});
     forces_({x_, y_, fx_, fy_, pe_, vir_, neighbors_.start(), neighbors_.count(),
-             neighbors_.indices(), box[0], box[1], periodic, pot.epsilon, pot.sigma,
-             pot.r_cut * pot.r_cut, int32_t(pot.shift ? 1 : 0)});
+             neighbors_.indices(), neighbors_.stride(), box[0], box[1], periodic, pot.epsilon,
+             pot.sigma, pot.r_cut * pot.r_cut, int32_t(pot.shift ? 1 : 0)});
     if (walls_)
         (*walls_)({x_, y_, fx_, fy_, pe_, box[0], box[1], config_.system.wall_stiffness,
                    config_.system.wall_range});

@@ -18,8 +18,10 @@ Conventions (the driver relies on them; apps/md3d/README.md has the equations):
 - Per-type tables: mass[t] (length ntypes); pair tables eps_t, sig_t, rc2_t, eshift_t of
   length ntypes * ntypes indexed ti * ntypes + tj, symmetric (the host fills both halves).
 - Integer switches (`shift`) are ints: 0 = off, anything else = on.
-- Neighbour lists are FULL and in CSR form (apps/common/neighbor_list.h). Each particle writes
-  only its own force, energy and virial: no atomics, every backend is deterministic.
+- Neighbour lists are FULL; neighbour k of i is nbr_idx[nbr_start[i] + k * nbr_stride]
+  (apps/common/neighbor_list.h: stride 1 for rows, n for the interleaved rows of GPUs). Each
+  particle writes only its own force, energy and virial: no atomics, every backend is
+  deterministic.
 - Pair energies and virials are split half and half between the two particles, so summing pe[]
   (or vir[]) over all particles gives the total.
 - Random numbers are counter based (rng.py): the Langevin kick of particle i at step s uses
@@ -62,9 +64,9 @@ def pair_shift_table(k, eps_t, sig_t, rc2_t, eshift_t, shift):
 
 @annotate(i='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
           intp='nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz',
-          int='periodic, ntypes')
-def compute_forces(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx, lx, ly, lz,
-                   periodic, typ, ntypes, eps_t, sig_t, rc2_t, eshift_t):
+          int='nbr_stride, periodic, ntypes')
+def compute_forces(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx, nbr_stride,
+                   lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t, eshift_t):
     """LJ force, potential energy and virial of particle i from its neighbour list.
 
     Sets (not adds) fx[i], fy[i], fz[i], pe[i] = 1/2 sum_j (u_ij(r_ij) - eshift_ij),
@@ -88,8 +90,8 @@ def compute_forces(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
     ei = 0.0
     wi = 0.0
     start = nbr_start[i]
-    for m in range(start, start + nbr_count[i]):
-        j = nbr_idx[m]
+    for m in range(nbr_count[i]):
+        j = nbr_idx[start + m * nbr_stride]
         dx = min_image_wrapped(xi - x[j], lx, hx)
         dy = min_image_wrapped(yi - y[j], ly, hy)
         dz = min_image_wrapped(zi - z[j], lz, hz)
@@ -116,9 +118,10 @@ FORCE_CHUNK = 32
 
 @annotate(i='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
           intp='nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz',
-          int='periodic, ntypes')
-def compute_forces_chunked(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx, lx,
-                           ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t, eshift_t):
+          int='nbr_stride, periodic, ntypes')
+def compute_forces_chunked(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx,
+                           nbr_stride, lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t,
+                           eshift_t):
     """compute_forces with the same bits, in the form a CPU vectorises (the CPU form).
 
     The list is taken FORCE_CHUNK neighbours at a time: a first loop copies the neighbours'
@@ -161,15 +164,15 @@ def compute_forces_chunked(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count
     ei = 0.0
     wi = 0.0
     start = nbr_start[i]
-    end = start + nbr_count[i]
+    end = nbr_count[i]
     # One type: every pair has table entry 0, and the tables are not copied per pair.
     eps0 = eps_t[0]
     sig0 = sig_t[0]
     shift0 = eshift_t[0]
-    for base in range(start, end, FORCE_CHUNK):
+    for base in range(0, end, FORCE_CHUNK):
         m = min(FORCE_CHUNK, end - base)
         for c in range(m):
-            j = nbr_idx[base + c]
+            j = nbr_idx[start + (base + c) * nbr_stride]
             px[c] = x[j]
             py[c] = y[j]
             pz[c] = z[j]

@@ -289,6 +289,7 @@ void Simulation::compute_forces() {
                        neighbors_.start(),
                        neighbors_.count(),
                        neighbors_.indices(),
+                       neighbors_.stride(),
                        box[0],
                        box[1],
                        box[2],

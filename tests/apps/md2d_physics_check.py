@@ -85,12 +85,12 @@ def all_pairs_list(x, y, lx, ly, periodic, rl):
     return start, count, idx
 
 
-def forces_from_list(x, y, lst, lx, ly, periodic, pot):
+def forces_from_list(x, y, lst, lx, ly, periodic, pot, stride=1):
     n = len(x)
     fx, fy, pe, vir = (np.zeros(n) for _ in range(4))
     start, count, idx = lst[:3]
-    elementwise(P.compute_forces, n, x, y, fx, fy, pe, vir, start, count, idx, lx, ly, periodic,
-                *pot)
+    elementwise(P.compute_forces, n, x, y, fx, fy, pe, vir, start, count, idx, stride, lx, ly,
+                periodic, *pot)
     return fx, fy, pe, vir
 
 
@@ -278,6 +278,62 @@ def check_neighbor_lists():
         got = forces_from_list(x, y, (start, count, idx), lx, ly, periodic, pot)
         check(all(np.array_equal(got[k], ref[k]) for k in range(4)),
               "%s: forces from the sorted list == all-pairs forces, bit for bit" % label)
+        check_capped_lists(label, x, y, lx, ly, periodic, rl, binned, brute, pot, ref)
+
+
+def check_capped_lists(label, x, y, lx, ly, periodic, rl, binned, brute, pot, ref):
+    """The one-pass build into rows of fixed capacity (CPU form, and the GPU form at stride 1 and
+    at stride n): full counts also past the capacity, the same rows in both forms, the all-pairs
+    lists once sorted, and forces equal to the all-pairs forces bit for bit."""
+    n = len(x)
+    count = binned[1]
+    ncx, ncy = binned[3]
+    cw, ch = lx / ncx, ly / ncy
+    keys = np.zeros(n, dtype=np.int32)
+    elementwise(P.cell_key, n, x, y, keys, cw, ch, ncx, ncy, periodic)
+    order = np.argsort(keys, kind="stable").astype(np.int32)
+    sorted_keys = keys[order].astype(np.int32)
+    cell_start = np.full(ncx * ncy, -7, np.int32)
+    cell_end = np.full(ncx * ncy, -7, np.int32)
+    elementwise(P.cell_bounds, ncx * ncy, cell_start, cell_end, sorted_keys, n)
+    xs, ys = np.zeros(n), np.zeros(n)
+    elementwise(P.permute_real, n, order, x, xs)
+    elementwise(P.permute_real, n, order, y, ys)
+    grid = (order, cell_start, cell_end, lx, ly, periodic, cw, ch, ncx, ncy, rl * rl)
+    for cap in (3, int(count.max())):
+        cstart, ccount = np.full(n, -1, np.int32), np.full(n, -1, np.int32)
+        cidx = np.full(n * (cap + 1), -1, np.int32)
+        elementwise(P.fill_neighbors_capped, n, x, y, xs, ys, cstart, ccount, cidx, cap, *grid)
+        check(np.array_equal(cstart, np.arange(n) * (cap + 1)) and np.array_equal(ccount, count),
+              "%s: fill_neighbors_capped (cap %d): row starts and full counts" % (label, cap))
+        fits = [i for i in range(n) if count[i] <= cap]
+        check(all(sorted(cidx[cstart[i]:cstart[i] + count[i]].tolist()) ==
+                  brute[2][brute[0][i]:brute[0][i] + count[i]].tolist() for i in fits),
+              "%s: capped rows (cap %d) hold the all-pairs neighbours" % (label, cap))
+        for stride in (1, n):
+            gstart, gcount = np.full(n, -1, np.int32), np.full(n, -1, np.int32)
+            gidx = np.full(n * (cap + 1), -1, np.int32)
+            elementwise(P.fill_neighbors_capped_pairwise, n, x, y, xs, ys, gstart, gcount, gidx,
+                        cap, stride, *grid)
+            row0 = np.arange(n) * ((cap + 1) if stride == 1 else 1)
+            check(np.array_equal(gstart, row0) and np.array_equal(gcount, count) and
+                  all(np.array_equal(gidx[gstart[i]:gstart[i] + count[i] * stride:stride],
+                                     cidx[cstart[i]:cstart[i] + count[i]]) for i in fits),
+                  "%s: fill_neighbors_capped_pairwise (cap %d, stride %d) == the CPU form's rows"
+                  % (label, cap, stride))
+            if stride == n and len(fits) == n:
+                inter = forces_from_list(x, y, (gstart, gcount, gidx), lx, ly, periodic, pot,
+                                         stride=n)
+                rows = forces_from_list(x, y, (cstart, ccount, cidx), lx, ly, periodic, pot)
+                check(all(np.array_equal(inter[k], rows[k]) for k in range(4)),
+                      "%s: forces from interleaved rows == from the same rows at stride 1" % label)
+    elementwise(P.sort_neighbors, n, cstart, ccount, cidx)
+    got = [np.zeros(n) for _ in range(4)]
+    elementwise(P.compute_forces_chunked, n, x, y, *got, cstart, ccount, cidx, 1, lx, ly, periodic,
+                *pot)
+    check(all(np.array_equal(got[k], ref[k]) for k in range(4)),
+          "%s: compute_forces_chunked on the sorted capped rows == all-pairs forces, bit for bit"
+          % label)
 
 
 def run_nve(x, y, vx, vy, lx, ly, periodic, pot, m, dt, steps, walls=None):

@@ -305,6 +305,7 @@ TEST(Md3dEngine, ChunkedForcesEqualThePairLoop) {
                     nl.start(),
                     nl.count(),
                     nl.indices(),
+                    nl.stride(),
                     edge,
                     edge,
                     edge,

@@ -127,8 +127,9 @@ def forces_all_pairs(s, periodic, pot, walls=None):
 
 def forces_from_list(s, lst, periodic, pot, walls=None):
     start, count, idx = lst[:3]
+    stride = lst[3] if len(lst) > 3 else 1
     elementwise(P.compute_forces, s.n, *s.pos(), s.fx, s.fy, s.fz, s.pe, s.vir, start, count,
-                idx, *s.boxl(), periodic, s.typ, *pot.tables())
+                idx, stride, *s.boxl(), periodic, s.typ, *pot.tables())
     if walls is not None and periodic != 7:
         elementwise(P.apply_walls, s.n, *s.pos(), s.fx, s.fy, s.fz, s.pe, *s.boxl(), periodic,
                     *walls)
@@ -675,8 +676,8 @@ def check_neighbor_lists():
         check(same, "%s: forces from the sorted list == all-pairs forces, bit for bit" % label)
         chunked = s.copy()
         elementwise(P.compute_forces_chunked, s.n, *chunked.pos(), chunked.fx, chunked.fy,
-                    chunked.fz, chunked.pe, chunked.vir, start, count, idx, *s.boxl(), periodic,
-                    s.typ, *pot.tables())
+                    chunked.fz, chunked.pe, chunked.vir, start, count, idx, 1, *s.boxl(),
+                    periodic, s.typ, *pot.tables())
         same = all(np.array_equal(getattr(chunked, a), getattr(ref, a))
                    for a in ("fx", "fy", "fz", "pe", "vir"))
         check(same, "%s: compute_forces_chunked == all-pairs forces, bit for bit" % label)
@@ -686,7 +687,7 @@ def check_neighbor_lists():
         ref1, got1 = one.copy(), one.copy()
         forces_all_pairs(ref1, periodic, lj1)
         elementwise(P.compute_forces_chunked, s.n, *got1.pos(), got1.fx, got1.fy, got1.fz,
-                    got1.pe, got1.vir, start, count, idx, *s.boxl(), periodic, one.typ,
+                    got1.pe, got1.vir, start, count, idx, 1, *s.boxl(), periodic, one.typ,
                     *lj1.tables())
         same = all(np.array_equal(getattr(got1, a), getattr(ref1, a))
                    for a in ("fx", "fy", "fz", "pe", "vir"))
@@ -722,13 +723,31 @@ def check_neighbor_lists():
             gstart, gcount = np.full(s.n, -1, np.int32), np.full(s.n, -1, np.int32)
             gidx = np.full(s.n * (cap + 1), -1, np.int32)
             elementwise(P.fill_neighbors_capped_pairwise, s.n, *s.pos(), *by_cell, gstart, gcount,
-                        gidx, cap, order, cell_start, cell_end, *s.boxl(), periodic, *cs, *nc,
+                        gidx, cap, 1, order, cell_start, cell_end, *s.boxl(), periodic, *cs, *nc,
                         rl * rl)
             fits = [i for i in range(s.n) if count[i] <= cap]
             check(np.array_equal(gstart, cstart) and np.array_equal(gcount, ccount) and
                   all(np.array_equal(gidx[cstart[i]:cstart[i] + count[i]],
                                      cidx[cstart[i]:cstart[i] + count[i]]) for i in fits),
                   "%s: fill_neighbors_capped_pairwise (cap %d) == the chunked form" % (label, cap))
+            # Interleaved rows (stride n): row i starts at i, entry k at i + k n.
+            tstart, tcount = np.full(s.n, -1, np.int32), np.full(s.n, -1, np.int32)
+            tidx = np.full(s.n * (cap + 1), -1, np.int32)
+            elementwise(P.fill_neighbors_capped_pairwise, s.n, *s.pos(), *by_cell, tstart, tcount,
+                        tidx, cap, s.n, order, cell_start, cell_end, *s.boxl(), periodic, *cs,
+                        *nc, rl * rl)
+            check(np.array_equal(tstart, np.arange(s.n)) and np.array_equal(tcount, ccount) and
+                  all(np.array_equal(tidx[i:i + count[i] * s.n:s.n],
+                                     cidx[cstart[i]:cstart[i] + count[i]]) for i in fits),
+                  "%s: interleaved rows (stride n, cap %d) == the chunked rows" % (label, cap))
+            if cap >= count.max():
+                inter = s.copy()
+                forces_from_list(inter, (tstart, tcount, tidx, s.n), periodic, pot)
+                unsorted = s.copy()
+                forces_from_list(unsorted, (cstart, ccount, cidx), periodic, pot)
+                check(all(np.array_equal(getattr(inter, a), getattr(unsorted, a))
+                          for a in ("fx", "fy", "fz", "pe", "vir")),
+                      "%s: forces from interleaved rows == from the same rows at stride 1" % label)
         elementwise(P.sort_neighbors, s.n, cstart, ccount, cidx)
         check(all(np.array_equal(cidx[cstart[i]:cstart[i] + count[i]],
                                  brute[2][brute[0][i]:brute[0][i] + count[i]]) for i in range(s.n)),

@@ -158,14 +158,18 @@ def fill_neighbors_capped(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, o
 
 
 @annotate(i='int', doublep='x, y, xs, ys',
-          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
-          double='lx, ly, cell_w, cell_h, rl2', int='periodic, ncx, ncy')
-def fill_neighbors_capped_pairwise(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, order,
-                                   cell_start, cell_end, lx, ly, periodic, cell_w, cell_h, ncx,
-                                   ncy, rl2):
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end',
+          double='lx, ly, cell_w, cell_h, rl2', int='cap, stride, periodic, ncx, ncy')
+def fill_neighbors_capped_pairwise(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, stride,
+                                   order, cell_start, cell_end, lx, ly, periodic, cell_w, cell_h,
+                                   ncx, ncy, rl2):
     """fill_neighbors_capped's rows and counts, one candidate at a time: the GPU form (a GPU
     thread would hold the chunked form's flag array in slow local memory). The cells, runs and
-    candidates come in the same order, so the rows are the same, entry for entry."""
+    candidates come in the same order, so the rows are the same, entry for entry.
+
+    stride 1 lays the rows out as the chunked form does (row i from i * (cap + 1)); stride n
+    (the particle count) interleaves them, entry k of row i at i + k * n, so the threads of a
+    warp, reading their k-th neighbours together, read consecutive words."""
     xi, yi, hx, hy, dx, dy = declare('double', 6)
     cx, cy, ny, j, row, count, key, lo, hi = declare('int', 9)
     a0, a1, b0, b1 = declare('int', 4)
@@ -179,7 +183,7 @@ def fill_neighbors_capped_pairwise(i, x, y, xs, ys, nbr_start, nbr_count, nbr_id
     a1 = cell_run(cx, ncx, periodic, 1)
     b0 = cell_run(cx, ncx, periodic, 2)
     b1 = cell_run(cx, ncx, periodic, 3)
-    row = i * (cap + 1)
+    row = i * (cap + 1) if stride == 1 else i
     count = 0
     for ry in range(3):
         ny = sorted_neighbor_cell(cy, ry, ncy, periodic)
@@ -202,7 +206,7 @@ def fill_neighbors_capped_pairwise(i, x, y, xs, ys, nbr_start, nbr_count, nbr_id
                     j = order[k]
                     if j != i:
                         if count < cap:
-                            nbr_idx[row + count] = j
+                            nbr_idx[row + count * stride] = j
                         count += 1
     nbr_start[i] = row
     nbr_count[i] = count

@@ -196,15 +196,20 @@ def fill_neighbors_capped(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx,
 
 
 @annotate(i='int', doublep='x, y, z, xs, ys, zs',
-          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
-          double='lx, ly, lz, cell_w, cell_h, cell_d, rl2', int='periodic, ncx, ncy, ncz')
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end',
+          double='lx, ly, lz, cell_w, cell_h, cell_d, rl2',
+          int='cap, stride, periodic, ncx, ncy, ncz')
 def fill_neighbors_capped_pairwise(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx, cap,
-                                   order, cell_start, cell_end, lx, ly, lz, periodic, cell_w,
-                                   cell_h, cell_d, ncx, ncy, ncz, rl2):
+                                   stride, order, cell_start, cell_end, lx, ly, lz, periodic,
+                                   cell_w, cell_h, cell_d, ncx, ncy, ncz, rl2):
     """fill_neighbors_capped's rows and counts, one candidate at a time: the GPU form. The
     chunked CPU form keeps its flags in a private array, which a GPU thread holds in slow local
     memory; here each candidate within rl2 is appended while the row has room. The cells, runs
-    and candidates come in the same order, so the rows are the same, entry for entry."""
+    and candidates come in the same order, so the rows are the same, entry for entry.
+
+    stride 1 lays the rows out as the chunked form does (row i from i * (cap + 1)); stride n
+    (the particle count) interleaves them, entry k of row i at i + k * n, so the threads of a
+    warp, reading their k-th neighbours together, read consecutive words."""
     xi, yi, zi, hx, hy, hz, dx, dy, dz = declare('double', 9)
     cx, cy, cz, ny, nz, j, row, count, key, lo, hi = declare('int', 11)
     a0, a1, b0, b1 = declare('int', 4)
@@ -222,7 +227,7 @@ def fill_neighbors_capped_pairwise(i, x, y, z, xs, ys, zs, nbr_start, nbr_count,
     a1 = cell_run(cx, ncx, periodic & 1, 1)
     b0 = cell_run(cx, ncx, periodic & 1, 2)
     b1 = cell_run(cx, ncx, periodic & 1, 3)
-    row = i * (cap + 1)
+    row = i * (cap + 1) if stride == 1 else i
     count = 0
     for rz in range(3):
         nz = sorted_neighbor_cell(cz, rz, ncz, periodic & 4)
@@ -250,7 +255,7 @@ def fill_neighbors_capped_pairwise(i, x, y, z, xs, ys, zs, nbr_start, nbr_count,
                         j = order[k]
                         if j != i:
                             if count < cap:
-                                nbr_idx[row + count] = j
+                                nbr_idx[row + count * stride] = j
                             count += 1
     nbr_start[i] = row
     nbr_count[i] = count
