@@ -333,6 +333,7 @@ class CompiledCLFunc:
                                   else "a barrier", self.backend))
         self.kernel_text = ""
         self._program = None
+        self._typed = None
         if not self._python:
             self._build(roots)
         self._buffers = {}
@@ -380,6 +381,22 @@ class CompiledCLFunc:
             else:
                 launch.impl = Elementwise._from_program(self._program, launch.name, launch.fd.func,
                                                         self.backend)
+
+    def _python_function(self, func):
+        """The function backend 'python' runs: `func` itself, or with pytocl_types a copy made
+        from the text with the name-based types (helpers of its file too; registered with
+        linecache so that tracebacks and smelt's CPython typing find it). Closure variables
+        of a nested kernel are not seen by the copy."""
+        if not self.pytocl_types:
+            return func
+        if self._typed is None:
+            from ._source import register_source
+            name = "<smelt-pytocl-types %s>" % self._rewrite.filename
+            text = self._rewrite.typed_text()
+            register_source(text, name)
+            self._typed = dict(func.__globals__)
+            exec(compile(text, name, "exec"), self._typed)
+        return self._typed.get(func.__name__, func)
 
     def _is_local(self, desc):
         return any(fd.is_local(desc) for fd in self.func_descs)
@@ -502,7 +519,7 @@ class CompiledCLFunc:
         fd = launch.fd
         if self._python:
             local = {k: (d.dtype, d.array_size) for k, d in enumerate(fd.arg_descs) if fd.is_local(d)}
-            _python.run(fd.func, launch_args, local, _pad3(launch.global_size),
+            _python.run(self._python_function(fd.func), launch_args, local, _pad3(launch.global_size),
                         _pad3(launch.local_size), self._rewrite.barrier(fd.func_name))
             return
         if launch.kernel:

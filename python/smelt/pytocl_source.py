@@ -88,6 +88,7 @@ class _DefInfo:
         self.barrier = False
         self.calls = []  # ast.Call nodes calling a reached def
         self.stored = {}  # parameter name -> first node storing into it
+        self.type_edits = []  # pytocl's name-based types alone
 
 
 class Rewrite:
@@ -175,7 +176,8 @@ class Rewrite:
             elif fname in reached and fname != name:
                 info.calls.append(sub)
         if self._pytocl_types:
-            info.edits += self._type_annotations(node, params)
+            info.type_edits = self._type_annotations(node, params)
+            info.edits += info.type_edits
         return info
 
     @staticmethod
@@ -240,7 +242,8 @@ class Rewrite:
 
     def _type_annotations(self, node, params):
         """pytocl's name-based local types: `name: T` at each local's first plain assignment
-        (not for loop variables, which pytocl makes int whatever their name)."""
+        (not for loop variables, which pytocl makes int whatever their name), and the values
+        assigned to int locals converted as C converts them, `i_half: int = int(x / 2)`."""
         loop_vars = set(n.target.id for n in ast.walk(node)
                         if isinstance(n, ast.For) and isinstance(n.target, ast.Name))
         annotated = set(n.target.id for n in ast.walk(node)
@@ -252,12 +255,35 @@ class Rewrite:
                          key=lambda n: (n.lineno, n.col_offset))
         for a in assigns:
             t = a.targets[0]
+            if t.id in params or t.id in loop_vars or t.id in annotated:
+                continue
+            if pytocl_type_of(t.id) == "int":
+                v = a.value
+                start = _char_col(self.lines, v.lineno, v.col_offset)
+                end = _char_col(self.lines, v.end_lineno, v.end_col_offset)
+                edits += [_Edit(v.lineno, start, start, "int("), _Edit(v.end_lineno, end, end, ")")]
             if t.id in seen:
                 continue
             seen.add(t.id)
             end = _char_col(self.lines, t.end_lineno, t.end_col_offset)
             edits.append(_Edit(t.end_lineno, end, end, ": " + pytocl_type_of(t.id)))
         return edits
+
+    def typed_text(self):
+        """The file's text with only the name-based types applied to the reached defs (each
+        at its lines, dedented; everything else blank): what backend 'python' runs with
+        pytocl_types."""
+        out = ["\n"] * len(self.lines)
+        for info in self._infos.values():
+            node = info.node
+            for ln in range(info.first, node.end_lineno + 1):
+                line = self.lines[ln - 1]
+                indent = node.col_offset
+                out[ln - 1] = line[indent:] if line[:indent].strip() == "" else line.lstrip()
+            if info.type_edits:
+                span = out[info.first - 1:node.end_lineno]
+                out[info.first - 1:node.end_lineno] = self._apply(info.type_edits, info.first)(span)
+        return "".join(out)
 
     def _value_text(self):
         return ", ".join(value_name(k, d) for k, d in self.values)
