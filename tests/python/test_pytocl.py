@@ -101,6 +101,14 @@ def accumulate(a, out):
     out[i] = value + i_half
 
 
+def above(x, limit, flip, out):
+    i = get_global_id(0)
+    b_big = x[i] > limit
+    if flip:
+        b_big = not b_big
+    out[i] = b_big
+
+
 def writes_readonly(a, b):
     i = get_global_id(0)
     b[i] = a[i]
@@ -299,6 +307,20 @@ def test_in_place_and_64_bit_types(backend):
     np.testing.assert_array_equal(a, expected)  # float64 all the way
 
 
+@pytest.mark.parametrize("pytocl_types", [False, True])
+def test_bool_and_int64_arguments(backend, pytocl_types):
+    n = 7
+    dx, dlimit = CLArgDesc(CLArgType.int64_array, n), CLArgDesc(CLArgType.int64)
+    dflip, dout = CLArgDesc(CLArgType.bool), CLArgDesc(CLArgType.bool_array, n)
+    f = CLFunc(CLFuncDesc(above, (n,)).arg(dx).copy_in().arg(dlimit).arg(dflip)
+               .arg(dout, False).copy_out(), pytocl_types=pytocl_types).compile(backend=backend)
+    x, out = np.arange(n, dtype=np.int64) - 2, np.zeros(n, bool)
+    f(x, 2, False, out)
+    np.testing.assert_array_equal(out, x > 2)
+    f(x, 2, True, out)
+    np.testing.assert_array_equal(out, x <= 2)
+
+
 def test_no_alloc_takes_the_callers_memory(backend):
     n = 6
     da = CLArgDesc(CLArgType.float32_array, n, no_alloc=True)
@@ -400,3 +422,23 @@ def test_name_based_types_are_an_opt_in(backend):
         results[types] = out
     np.testing.assert_array_equal(results[False], as_double)
     np.testing.assert_array_equal(results[True], as_pytocl)
+
+
+# --- the documentation's example ------------------------------------------------------------------
+
+def test_the_documented_example_runs(tmp_path):
+    # docs/PYTHON.md's pytocl example, as written, from a file of its own (smelt compiles kernels
+    # from their source file).
+    import os
+    import re
+    import runpy
+    doc = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "PYTHON.md")
+    with open(doc) as f:
+        text = f.read()
+    section = text[text.index("## pytocl API"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    path = tmp_path / "pytocl_doc_example.py"
+    path.write_text(code)
+    ns = runpy.run_path(str(path), run_name="pytocl_doc_example")
+    np.testing.assert_array_equal(ns["output"], ns["a"] + ns["b"])
+    assert ns["parallel_add_cl"].backend == "cython"
