@@ -253,6 +253,25 @@ class CLFunc:
         return CompiledCLFunc(self, backend, bool(types))
 
 
+def _closure_values(funcs):
+    """{name: value} of the closure variables of `funcs` and of the functions in them."""
+    out, work, seen = {}, list(funcs), set()
+    while work:
+        f = work.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            out.setdefault(name, value)
+            if inspect.isfunction(value):
+                work.append(value)
+    return out
+
+
 def _included_function(f):
     return f.func if isinstance(f, CLFuncDesc) else function_of(f)
 
@@ -385,8 +404,9 @@ class CompiledCLFunc:
     def _python_function(self, func):
         """The function backend 'python' runs: `func` itself, or with pytocl_types a copy made
         from the text with the name-based types (helpers of its file too; registered with
-        linecache so that tracebacks and smelt's CPython typing find it). Closure variables
-        of a nested kernel are not seen by the copy."""
+        linecache so that tracebacks and smelt's CPython typing find it). The copies are
+        top-level functions: the closure variables of nested kernels and helpers become
+        globals of their module."""
         if not self.pytocl_types:
             return func
         if self._typed is None:
@@ -395,6 +415,7 @@ class CompiledCLFunc:
             text = self._rewrite.typed_text()
             register_source(text, name)
             self._typed = dict(func.__globals__)
+            self._typed.update(_closure_values([fd.func for fd in self.func_descs]))
             exec(compile(text, name, "exec"), self._typed)
         return self._typed.get(func.__name__, func)
 

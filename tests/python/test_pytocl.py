@@ -67,6 +67,12 @@ def work_items(ids, cols):
     ids[p + 11] = get_num_groups(1)
 
 
+def work_items_synced(ids, cols):
+    # The same through a barrier: a low-level Kernel on OpenCL/CUDA, threads on 'python'.
+    barrier(CLK_LOCAL_MEM_FENCE)
+    work_items(ids, cols)
+
+
 def store_three(a):
     i = get_global_id(0)
     a[i] = 3 + i
@@ -76,10 +82,14 @@ def calls_store_three(a):
     store_three(a)
 
 
+def local_slot():
+    return get_local_id(0)
+
+
 def group_sums(x, scratch, sums):
     # A work-group reduction in local memory, pytocl's barrier spelling.
     i = get_global_id(0)
-    t = get_local_id(0)
+    t = local_slot()
     scratch[t] = x[i]
     cl_call("barrier", cl_inline("CLK_LOCAL_MEM_FENCE"))
     s = get_local_size(0) // 2
@@ -211,20 +221,42 @@ def test_mlp_two_functions_share_the_hidden_buffer(backend, rng):
 
 # --- work items ---------------------------------------------------------------------------------
 
+_STATUS = dict((n, ok) for n, ok, _ in smelt._smelt.list_backends())
+_GROUPS = ["python"] + [pytest.param(b, marks=pytest.mark.skipif(
+    not _STATUS.get(b), reason="%s not usable here" % b)) for b in ("opencl", "cuda")]
+
+
+def _work_items(kernel, backend, global_size, local_size):
+    g0, g1 = global_size
+    ids = np.full(12 * g0 * g1, -1, np.int32)
+    dids, dcols = CLArgDesc(CLArgType.int32_array, ids.size), CLArgDesc(CLArgType.int32)
+    run = CLFunc(CLFuncDesc(kernel, global_size, local_size).arg(dids, False).copy_out()
+                 .arg(dcols)).compile(backend=backend)
+    run(ids, g0)
+    return ids
+
+
+def _expected_work_items(global_size, local_size):
+    g0, g1 = global_size
+    l0, l1 = local_size
+    x, y = np.meshgrid(np.arange(g0), np.arange(g1))  # y: dimension 1 (rows), x: dimension 0
+    return np.stack([x, y, x % l0, y % l1, x // l0, y // l1, np.full_like(x, g0),
+                     np.full_like(x, g1), np.full_like(x, l0), np.full_like(x, l1),
+                     np.full_like(x, g0 // l0), np.full_like(x, g1 // l1)], axis=-1)
+
+
+@pytest.mark.parametrize("backend", _GROUPS)
+def test_every_work_item_function_in_a_low_level_kernel(backend):
+    ids = _work_items(work_items_synced, backend, (8, 6), (4, 3))
+    np.testing.assert_array_equal(ids.reshape(6, 8, 12), _expected_work_items((8, 6), (4, 3)))
+
+
 @pytest.mark.parametrize("global_size, local_size", [((8, 6), (4, 3)), ((6, 4), None)])
 def test_every_work_item_function_in_2d_through_a_helper(backend, global_size, local_size):
     g0, g1 = global_size
-    l0, l1 = local_size or (np.gcd(g0, 64), 1)  # smelt's documented default
-    ids = np.full(12 * g0 * g1, -1, np.int32)
-    dids, dcols = CLArgDesc(CLArgType.int32_array, ids.size), CLArgDesc(CLArgType.int32)
-    run = CLFunc(CLFuncDesc(work_items, global_size, local_size).arg(dids, False).copy_out()
-                 .arg(dcols)).compile(backend=backend)
-    run(ids, g0)
-    x, y = np.meshgrid(np.arange(g0), np.arange(g1))  # y: dimension 1 (rows), x: dimension 0
-    expected = np.stack([x, y, x % l0, y % l1, x // l0, y // l1, np.full_like(x, g0),
-                         np.full_like(x, g1), np.full_like(x, l0), np.full_like(x, l1),
-                         np.full_like(x, g0 // l0), np.full_like(x, g1 // l1)], axis=-1)
-    np.testing.assert_array_equal(ids.reshape(g1, g0, 12), expected)
+    ids = _work_items(work_items, backend, global_size, local_size)
+    expected = _expected_work_items(global_size, local_size or (np.gcd(g0, 64), 1))
+    np.testing.assert_array_equal(ids.reshape(g1, g0, 12), expected)  # (smelt's default groups)
 
 
 def test_included_funcs_as_pytocl_gives_them(backend):
@@ -237,6 +269,26 @@ def test_included_funcs_as_pytocl_gives_them(backend):
     a = np.zeros(shape, dtype=np.float32)
     func(a)
     np.testing.assert_array_equal(a, 3 + np.arange(10))
+
+
+@pytest.mark.parametrize("pytocl_types", [False, True])
+def test_nested_kernel_with_a_closure_helper(backend, pytocl_types):
+    scale = 3.0
+
+    def shifted(x):
+        return x * scale + get_global_id(0)
+
+    def nested(a, out):
+        i = get_global_id(0)
+        out[i] = shifted(a[i])
+
+    n = 5
+    da, dout = CLArgDesc(CLArgType.float64_array, n), CLArgDesc(CLArgType.float64_array, n)
+    f = CLFunc(CLFuncDesc(nested, (n,)).arg(da).copy_in().arg(dout, False).copy_out(),
+               pytocl_types=pytocl_types).compile(backend=backend)
+    a, out = np.linspace(-1, 1, n), np.zeros(n)
+    f(a, out)
+    np.testing.assert_array_equal(out, a * 3.0 + np.arange(n))
 
 
 def test_work_item_functions_outside_a_launch():
@@ -259,11 +311,7 @@ def _group_sums(backend, n, local):
     return x, sums
 
 
-@pytest.mark.parametrize("backend", ["python", pytest.param("opencl", marks=pytest.mark.skipif(
-    not dict((n, ok) for n, ok, _ in smelt._smelt.list_backends()).get("opencl"),
-    reason="opencl not usable here")), pytest.param("cuda", marks=pytest.mark.skipif(
-        not dict((n, ok) for n, ok, _ in smelt._smelt.list_backends()).get("cuda"),
-        reason="cuda not usable here"))])
+@pytest.mark.parametrize("backend", _GROUPS)
 def test_local_memory_and_barriers(backend):
     n, local = 128, 16
     x, sums = _group_sums(backend, n, local)
@@ -271,9 +319,11 @@ def test_local_memory_and_barriers(backend):
 
 
 @pytest.mark.parametrize("backend", ["cython", "serial"])
-def test_local_memory_on_the_cpu_is_refused(backend):
+def test_local_memory_and_barriers_on_the_cpu_are_refused(backend):
     with pytest.raises(smelt.BackendUnavailableError, match="group_sums uses local memory.*'opencl'"):
         _group_sums(backend, 32, 8)
+    with pytest.raises(smelt.BackendUnavailableError, match="work_items_synced uses a barrier"):
+        _work_items(work_items_synced, backend, (4, 2), (2, 2))
 
 
 # --- calls: dict form, None, buffers kept, errors -------------------------------------------------
