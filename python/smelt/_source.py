@@ -357,14 +357,8 @@ def _kernel_source(funcs, constants=None, rewrite_def=None, appended=None):
     return filename, text, search
 
 
-def _file_source(funcs, constants=None, rewrite_def=None):
-    """(filename, text, kernel search path) for `funcs`: kernel_text plus the directories of
-    the kernel libraries the text imports."""
-    funcs = [function_of(f) for f in funcs]
-    constants = dict(constants or {})
-    for f in funcs:
-        for k, v in getattr(f, "__smelt_constants__", {}).items():
-            constants.setdefault(k, v)
+def _one_file(funcs):
+    """(filename, source lines) of the file defining all of `funcs`; UsageError otherwise."""
     files = {}
     for f in funcs:
         filename, lines = _source_lines(f)
@@ -373,6 +367,18 @@ def _file_source(funcs, constants=None, rewrite_def=None):
         raise errors.UsageError("the functions of one primitive must be defined in one file, "
                                 "not in %s" % " and ".join(sorted(files)))
     (filename, lines), = files.items()
+    return filename, lines
+
+
+def _file_source(funcs, constants=None, rewrite_def=None):
+    """(filename, text, kernel search path) for `funcs`: kernel_text plus the directories of
+    the kernel libraries the text imports."""
+    funcs = [function_of(f) for f in funcs]
+    constants = dict(constants or {})
+    for f in funcs:
+        for k, v in getattr(f, "__smelt_constants__", {}).items():
+            constants.setdefault(k, v)
+    filename, lines = _one_file(funcs)
     try:
         parsed = _parse(filename, lines)
     except SyntaxError:
@@ -457,14 +463,7 @@ def reached_defs(funcs):
     them; each def is (name, ast.FunctionDef, first line with its decorators). UsageError when
     the functions are not in one parsable file."""
     funcs = [function_of(f) for f in funcs]
-    files = {}
-    for f in funcs:
-        filename, lines = _source_lines(f)
-        files.setdefault(filename, lines)
-    if len(files) != 1:
-        raise errors.UsageError("the functions of one primitive must be defined in one file, "
-                                "not in %s" % " and ".join(sorted(files)))
-    (filename, lines), = files.items()
+    filename, lines = _one_file(funcs)
     try:
         parsed = _parse(filename, lines)
     except SyntaxError as exc:
