@@ -506,7 +506,7 @@ class CompiledCLFunc:
                 raise errors.UsageError("%s: a scalar needs a value in every call" % label)
             if isinstance(value, np.ndarray) and value.ndim > 0:
                 raise errors.UsageError("%s: a scalar, not an array" % label)
-            return desc.dtype.type(value)
+            return self._scalar(desc, value, label)
         if not desc.no_alloc:
             return self._buffers[id(desc)]
         if value is None:
@@ -521,6 +521,19 @@ class CompiledCLFunc:
             raise errors.UsageError("%s: expected memory of dtype %s, not %r" % (label, desc.dtype,
                                                                                   value))
         return _cpython.host(value) if self._python else value
+
+    @staticmethod
+    def _scalar(desc, value, label):
+        """`value` as the descriptor's type; a value that type cannot hold is an error (pytocl
+        would pass its bits)."""
+        kind = desc.dtype.kind
+        if kind in "iub" and isinstance(value, (float, np.floating)) and value != int(value):
+            raise errors.UsageError("%s: %r is not an integer" % (label, value))
+        if kind in "iu":
+            info = np.iinfo(desc.dtype)
+            if not info.min <= int(value) <= info.max:
+                raise errors.UsageError("%s: %r is outside %s's range" % (label, value, desc.dtype))
+        return desc.dtype.type(value)
 
     def __call__(self, *args):
         values = self._bind(args)

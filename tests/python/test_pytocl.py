@@ -119,6 +119,11 @@ def above(x, limit, flip, out):
     out[i] = b_big
 
 
+def scale_by(x, n):
+    i = get_global_id(0)
+    x[i] = i * n
+
+
 def writes_readonly(a, b):
     i = get_global_id(0)
     b[i] = a[i]
@@ -404,6 +409,18 @@ def test_argument_errors_name_the_argument():
         add(ok, ok, ok, ok)
     with pytest.raises(smelt.UsageError, match="not an argument of this CLFunc"):
         add({CLArgDesc(CLArgType.float32_array, n): ok})
+    dx, dn = CLArgDesc(CLArgType.float64_array, 4), CLArgDesc(CLArgType.int32)
+    scaled = CLFunc(CLFuncDesc(scale_by, (4,)).arg(dx, False).copy_out().arg(dn)).compile(backend="cython")
+    x = np.ones(4)
+    with pytest.raises(smelt.UsageError, match=r"argument 2 \(n of scale_by, CLArgType.int32\): "
+                       r"0.5 is not an integer"):
+        scaled(x, 0.5)
+    with pytest.raises(smelt.UsageError, match="outside int32's range"):
+        scaled(x, 2 ** 40)
+    with pytest.raises(smelt.UsageError, match="a scalar needs a value"):
+        scaled(x, None)
+    scaled(x, 3.0)  # an integral float is fine
+    np.testing.assert_array_equal(x, [0.0, 3.0, 6.0, 9.0])
 
 
 def test_descriptor_errors():
