@@ -7,9 +7,9 @@ import pytest
 
 import smelt
 from smelt.pytocl import *  # noqa: F401,F403 (what a pytocl program does, import changed)
-from smelt.pytocl import (CLArgDesc, CLArgType, CLFunc, CLFuncDesc, cl_call, cl_inline,
-                          get_global_id, get_global_size, get_group_id, get_local_id,
-                          get_local_size, get_num_groups)
+from smelt.pytocl import (CLK_LOCAL_MEM_FENCE, CLArgDesc, CLArgType, CLFunc, CLFuncDesc,
+                          barrier, cl_call, cl_inline, get_global_id, get_global_size,
+                          get_group_id, get_local_id, get_local_size, get_num_groups)
 
 
 # --- kernels (pytocl's style: work items from get_global_id and its siblings) -----------------
@@ -134,7 +134,7 @@ def dynamic_dim(a, d):
 
 
 def bad_name_after_id(a):
-    a[get_global_id(0)] = not_defined_anywhere
+    a[get_global_id(0)] = not_defined_anywhere  # noqa: F821 (the mistake the test wants)
 
 
 # --- the README example and the benchmarks' programs -------------------------------------------
