@@ -186,6 +186,7 @@ def main():
                 sys.stdout.flush()
     if args.json:
         meta = dict(backend=args.backend, machine=platform.node(), cpus=os.cpu_count(),
+                    load_average_1_5_15_min=os.getloadavg(),  # other work on the machine
                     numpy=np.__version__, smelt=getattr(smelt, "__version__", ""),
                     available_backends=smelt.available_backends(),
                     note="ratio = smelt time / NumPy time for the same calls (< 1: smelt faster)")
