@@ -42,7 +42,8 @@ import numpy as np
 from . import errors
 from . import purepy
 
-__all__ = ["program_for", "kernel_text", "specialize", "function_of", "register_source"]
+__all__ = ["program_for", "kernel_text", "specialize", "function_of", "register_source",
+           "reached_defs"]
 
 # Names the kernel language defines: never captured as constants even though purepy gives some
 # of them numeric values in CPython (pi, LID_0, ...).
@@ -341,7 +342,8 @@ def kernel_text(funcs, constants=None, rewrite_def=None, appended=None):
     """(filename, text) the engine compiles for the functions `funcs` (one file).
 
     `constants`: {name: number} overriding module constants (specialize). `rewrite_def`:
-    {function: callable(lines) -> lines} applied to a function's own lines (pytocl)."""
+    {function or def name: callable(lines) -> lines} applied to a function's own lines, its
+    decorators included (smelt.pytocl); a name means a def of the file that the kernel reaches."""
     filename, text, _ = _kernel_source(funcs, constants, rewrite_def, appended)
     return filename, text
 
@@ -355,14 +357,8 @@ def _kernel_source(funcs, constants=None, rewrite_def=None, appended=None):
     return filename, text, search
 
 
-def _file_source(funcs, constants=None, rewrite_def=None):
-    """(filename, text, kernel search path) for `funcs`: kernel_text plus the directories of
-    the kernel libraries the text imports."""
-    funcs = [function_of(f) for f in funcs]
-    constants = dict(constants or {})
-    for f in funcs:
-        for k, v in getattr(f, "__smelt_constants__", {}).items():
-            constants.setdefault(k, v)
+def _one_file(funcs):
+    """(filename, source lines) of the file defining all of `funcs`; UsageError otherwise."""
     files = {}
     for f in funcs:
         filename, lines = _source_lines(f)
@@ -371,6 +367,18 @@ def _file_source(funcs, constants=None, rewrite_def=None):
         raise errors.UsageError("the functions of one primitive must be defined in one file, "
                                 "not in %s" % " and ".join(sorted(files)))
     (filename, lines), = files.items()
+    return filename, lines
+
+
+def _file_source(funcs, constants=None, rewrite_def=None):
+    """(filename, text, kernel search path) for `funcs`: kernel_text plus the directories of
+    the kernel libraries the text imports."""
+    funcs = [function_of(f) for f in funcs]
+    constants = dict(constants or {})
+    for f in funcs:
+        for k, v in getattr(f, "__smelt_constants__", {}).items():
+            constants.setdefault(k, v)
+    filename, lines = _one_file(funcs)
     try:
         parsed = _parse(filename, lines)
     except SyntaxError:
@@ -391,7 +399,8 @@ def _file_source(funcs, constants=None, rewrite_def=None):
     shifts = errors._COL_SHIFT.setdefault(filename, {})
     rewrite = {}
     for f, fn in (rewrite_def or {}).items():
-        d = _find_def(parsed, function_of(f))
+        # A key is a function, or the name of a def the kernel reaches (a helper of its file).
+        d = names.get(f) if isinstance(f, str) else _find_def(parsed, function_of(f))
         if d is not None:
             rewrite[d.node] = fn
     for d in included:
@@ -446,6 +455,26 @@ def _file_source(funcs, constants=None, rewrite_def=None):
         out[-1] += "\n"
     search = roots_of_libraries + [d for d in _user_search_path() if d not in roots_of_libraries]
     return filename, "".join(out), search if imports else []
+
+
+def reached_defs(funcs):
+    """(filename, source lines, defs) for front ends that rewrite kernels (smelt.pytocl): the
+    defs of `funcs` and of the functions of their file that they call, as program_for keeps
+    them; each def is (name, ast.FunctionDef, first line with its decorators). UsageError when
+    the functions are not in one parsable file."""
+    funcs = [function_of(f) for f in funcs]
+    filename, lines = _one_file(funcs)
+    try:
+        parsed = _parse(filename, lines)
+    except SyntaxError as exc:
+        raise errors.UsageError("%s does not parse any more (edited since import?): %s"
+                                % (filename, exc)) from None
+    roots = [_find_def(parsed, f) for f in funcs]
+    for f, r in zip(funcs, roots):
+        if r is None:
+            raise errors.UsageError("cannot find the def of %r in %s" % (f.__name__, filename))
+    included = _closure(parsed, roots)[0]
+    return filename, lines, [(d.name, d.node, d.first) for d in included]
 
 
 def _fragments_text(funcs, lines, constants):
