@@ -1,0 +1,323 @@
+"""``jit``: a ParPy function compiled per call signature, with ``print_compiled``,
+``compile_string`` and ``clear_cache``.
+
+A call ``f(*args, opts=opts)`` resolves the backend, flattens dict arguments, converts the
+arguments (NumPy arrays as they are; buffers as their backend memory; torch/CuPy arrays through
+host views) and looks up the compiled function by its specialisation key: backend, compile
+options, dict keys, and per argument the array dtype and shape or the scalar's type and value
+(ParPy specialises on scalar values). A miss compiles through the engine, whose own disk cache
+makes a recompilation of the same code cheap; ``clear_cache()`` empties both.
+"""
+
+import functools
+import numbers
+import time
+import weakref
+
+import numpy as np
+
+from .. import errors
+from .._source import function_of, program_for
+from . import arrays, dictargs, engine
+from .buffer import Buffer
+from .external import externals_called
+from .options import CompileOptions, resolve_backend
+from .source import check_restrictions, function_source
+from .types import CompileBackend, ElemSize
+
+__all__ = ["jit", "JitFunction", "print_compiled", "compile_string", "clear_cache"]
+
+_LIVE = weakref.WeakSet()  # every JitFunction, so clear_cache can empty their caches
+
+
+class _Call:
+    """One call's arguments converted for the engine, with the key of their specialisation and
+    what to do after the run (write copies back)."""
+
+    __slots__ = ("args", "key", "after")
+
+    def __init__(self):
+        self.args, self.key, self.after = [], [], []
+
+    def finish(self):
+        for f in self.after:
+            f()
+
+
+def _float_single(opts):
+    size = opts.force_float_size
+    if size is ElemSize.F16:
+        raise errors.UsageError("force_float_size=ElemSize.F16: Smelt computes in float32 or "
+                                "float64 only")
+    return size is ElemSize.F32
+
+
+def _scalar(value, opts, name):
+    """A number as the engine should receive it, honouring force_int_size/force_float_size."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (numbers.Integral, np.integer)):
+        if opts.force_int_size is not None:
+            return np.dtype(opts.force_int_size.value).type(value)
+        return value
+    if isinstance(value, (numbers.Real, np.floating)):
+        if opts.force_float_size is ElemSize.F32:
+            return np.float32(value)
+        return value
+    raise errors.UsageError("argument %s: cannot pass %s to a ParPy function (arrays, buffers, "
+                            "numbers and dicts of those are accepted)" % (name, type(value).__name__))
+
+
+def _convert(call, name, arg, opts, backend):
+    """Appends `arg` (parameter `name`), converted for the engine `backend`, to `call`."""
+    from ..array import Array
+    if isinstance(arg, Buffer):
+        expected = None if arg.backend is None else arg.backend.value
+        if expected not in (None, backend) and not (arg.on_host and backend == "cpu"):
+            raise errors.UsageError("argument %s is a buffer of backend %s, but the function "
+                                    "runs on %s" % (name, arg.backend.name, backend))
+        call.key.append(("a", arg._array.dtype.str, arg.shape))
+        if arg.ndim == 1 and (arg.on_host or backend != "cpu"):
+            call.args.append(arg._array)
+        elif arg.on_host:
+            call.args.append(arg.numpy())
+        else:
+            # A device buffer of rank >= 2 goes through the host: the engine takes shaped
+            # arrays from Python as NumPy arrays only.
+            host = arg.numpy()
+            call.args.append(host)
+            call.after.append(lambda: arg._array.set(host.reshape(-1)))
+        return
+    if isinstance(arg, Array):
+        call.key.append(("a", arg.dtype.str, (len(arg),)))
+        call.args.append(arg)
+        return
+    if arrays.is_array(arg):
+        host, back = arrays.host_view(arg)
+        call.key.append(("a", host.dtype.str, host.shape))
+        call.args.append(host)
+        if back is not None:
+            call.after.append(back)
+        return
+    value = _scalar(arg, opts, name)
+    call.key.append(("s", type(value).__name__, value))
+    call.args.append(value)
+
+
+def _opts_kwarg(kwargs, name):
+    opts = kwargs.pop("opts", None)
+    if kwargs:
+        raise errors.UsageError("%s: unsupported keyword arguments %s (ParPy functions take "
+                                "their arguments by position, and opts=)"
+                                % (name, ", ".join(sorted(kwargs))))
+    if opts is None:
+        raise errors.UsageError("missing required keyword argument opts in call to %s: ParPy "
+                                "functions are called with opts=parpy.par({...}) (a "
+                                "CompileOptions)" % name)
+    if not isinstance(opts, CompileOptions):
+        raise errors.UsageError("%s: opts must be a parpy.CompileOptions (parpy.par({...})), "
+                                "not %r" % (name, opts))
+    return opts
+
+
+class JitFunction:
+    """What ``@parpy.jit`` makes of a function: call it with ``opts=``. ``compilations`` counts
+    the specialisations compiled (a Smelt addition, to see the cache at work)."""
+
+    def __init__(self, func):
+        self.func = function_of(func)
+        functools.update_wrapper(self, self.func)
+        self._src = function_source(self.func)
+        check_restrictions(self._src)
+        node = self._src.node
+        self._params = [a.arg for a in node.args.posonlyargs + node.args.args]
+        if node.args.vararg or node.args.kwarg or node.args.kwonlyargs:
+            raise errors.UsageError("%s: ParPy functions take positional parameters only"
+                                    % self.func.__name__)
+        self._cache = {}
+        self._dict_checks = {}
+        self.compilations = 0
+        _LIVE.add(self)
+
+    def __call__(self, *args, **kwargs):
+        opts = _opts_kwarg(kwargs, self.func.__name__)
+        backend = resolve_backend(opts)
+        if backend == "python":
+            return self._run_python(args)
+        impl, call = self._specialise(args, opts, backend)
+        try:
+            engine.run(impl, call.args)
+        finally:
+            call.finish()
+
+    def _check_count(self, args):
+        if len(args) != len(self._params):
+            raise errors.UsageError("%s takes %d arguments (%s), not %d"
+                                    % (self.func.__name__, len(self._params),
+                                       ", ".join(self._params), len(args)))
+
+    def _dict_keys(self, args):
+        """{param: [keys]} of the dict arguments of this call (checked)."""
+        values = {p: a for p, a in zip(self._params, args) if isinstance(a, dict)}
+        if not values:
+            return {}
+        sig = tuple((p, tuple(d)) for p, d in values.items())
+        keys = self._dict_checks.get(sig)
+        if keys is None:
+            keys = dictargs.check_dict_params(self._src, list(values), values)
+            self._dict_checks[sig] = keys
+        else:  # the structure was checked; the values may still be nested dicts
+            for p, ks in keys.items():
+                for k in ks:
+                    if isinstance(values[p][k], dict):
+                        raise errors.UsageError("dict argument '%s' holds a nested dictionary "
+                                                "at key %r: ParPy supports one level of dicts"
+                                                % (p, k))
+        return keys
+
+    def _specialise(self, args, opts, backend):
+        """(engine LoopFunction, _Call) for these arguments, compiling on a cache miss."""
+        self._check_count(args)
+        keys = self._dict_keys(args)
+        flat = dictargs.flatten_args(self._params, args, keys)
+        names = dictargs.flatten_args(self._params, self._params,
+                                      {p: ["%s[%r]" % (p, k) for k in ks]
+                                       for p, ks in keys.items()}) if keys else self._params
+        single = _float_single(opts)
+        call = _Call()
+        for name, arg in zip(names, flat):
+            _convert(call, name, arg, opts, backend)
+        key = (backend, single, opts.key(), tuple((p, tuple(k)) for p, k in keys.items()),
+               tuple(call.key))
+        impl = self._cache.get(key)
+        if impl is None:
+            impl = self._compile(keys, opts, backend, single)
+            self._cache[key] = impl
+        return impl, call
+
+    def _compile(self, keys, opts, backend, single):
+        called = externals_called(self._src.node, self.func.__globals__)
+        if called:
+            raise errors.BackendUnavailableError(
+                "%s calls the external %s: this build of smelt's engine cannot compile calls to "
+                "externals (CompileBackend.Python runs the Python bodies)"
+                % (self.func.__name__, ", ".join(e.ext_name for e in called)))
+        start = time.perf_counter()
+        rewrite = {self.func: dictargs.rewrite_lines(keys)} if keys else None
+        program, filename, text = program_for([self.func], rewrite_def=rewrite)
+        impl = engine.make(program, self.func.__name__, opts, backend, single)
+        self.compilations += 1
+        if opts.debug_print:
+            print("parpy: %s for %s: the engine compiles this text of %s (%.3f s)\n%s"
+                  % (self.func.__name__, backend, filename, time.perf_counter() - start, text))
+        return impl
+
+    def _run_python(self, args):
+        """The function itself in CPython, on host views of the arguments."""
+        self._check_count(args)
+        self._dict_keys(args)
+        after = []
+
+        def host(a):
+            if isinstance(a, Buffer):
+                if a.on_host:
+                    return a.numpy()
+                values = a.numpy()
+                after.append(lambda: a._array.set(values.reshape(-1)))
+                return values
+            if isinstance(a, dict):
+                return {k: host(v) for k, v in a.items()}
+            if arrays.is_array(a):
+                view, back = arrays.host_view(a)
+                if back is not None:
+                    after.append(back)
+                return view
+            return a
+
+        try:
+            with np.errstate(all="ignore"):
+                self.func(*[host(a) for a in args])
+        finally:
+            for f in after:
+                f()
+
+    def source(self, args, opts):
+        """The code generated for these arguments and options (compiled, not run)."""
+        backend = resolve_backend(opts)
+        if backend == "python":
+            raise errors.UsageError("print_compiled needs a compiled backend (Cpu, OpenCL, Cuda "
+                                    "or Auto), not CompileBackend.Python")
+        impl, call = self._specialise(list(args), opts, backend)
+        return engine.source(impl, call.args)
+
+    def clear(self):
+        self._cache.clear()
+        self._dict_checks.clear()
+
+
+def jit(fun):
+    """``@parpy.jit``: the function becomes a JitFunction, called as ``f(*args, opts=...)``."""
+    return JitFunction(fun)
+
+
+_UNDECORATED = weakref.WeakKeyDictionary()  # plain function -> JitFunction (print_compiled)
+
+
+def _jit_of(fun):
+    if isinstance(fun, JitFunction):
+        return fun
+    fun = function_of(fun)
+    found = _UNDECORATED.get(fun)
+    if found is None:
+        found = _UNDECORATED[fun] = JitFunction(fun)
+    return found
+
+
+def print_compiled(fun, args, opts=None):
+    """The code the backend of `opts` (default options: Auto) generates for `fun` specialised
+    on `args`, as a string. `fun` may be decorated with jit or not."""
+    return _jit_of(fun).source(args, opts if opts is not None else CompileOptions())
+
+
+def compile_string(fun_name, code, opts=None):
+    """A callable running the function `fun_name` defined in `code` with `opts` (default
+    options when None).
+
+    ParPy compiles generated native code here; Smelt compiles its kernel language, so `code` is
+    the Python source of a ParPy function (a module's text: it may ``import smelt.parpy as
+    parpy`` and define helpers). Generated C++/OpenCL/CUDA text (what print_compiled returns) is
+    refused with a UsageError: the engine does not load hand-edited backend code."""
+    import ast
+    from ..tools import compile_source
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        tree = None
+    if tree is None or not any(isinstance(s, ast.FunctionDef) and s.name == fun_name
+                               for s in tree.body):
+        what = "is not Python" if tree is None else "defines no function %r" % fun_name
+        raise errors.UsageError("compile_string: the code %s. Smelt's compile_string takes the "
+                                "Python source of a ParPy function (the kernel language), not "
+                                "generated backend code" % what)
+    module = compile_source(code)
+    jf = JitFunction(getattr(module, fun_name))
+    opts = opts if opts is not None else CompileOptions()
+
+    @functools.wraps(jf.func)
+    def run(*args):
+        return jf(*args, opts=opts)
+
+    run.jit_function = jf
+    return run
+
+
+def clear_cache():
+    """Forgets every compiled specialisation (in memory) and empties the engine's disk cache of
+    compiled kernels."""
+    from .. import _smelt
+    from .. import _source
+    for jf in list(_LIVE):
+        jf.clear()
+    _source._PROGRAMS.clear()
+    if hasattr(_smelt, "clear_disk_cache"):
+        _smelt.clear_disk_cache()
