@@ -11,7 +11,7 @@ import smelt
 import smelt.parpy as parpy
 from smelt.parpy import options as parpy_options
 
-from parpy_support import ALL, COMPILED, backend_param, needs_loops, opts_for
+from parpy_support import ALL, COMPILED, backend_param, opts_for
 
 B = parpy.CompileBackend
 
@@ -215,7 +215,7 @@ def while_else(x, N):
 
 
 def with_open(x, N):
-    with open("f") as f:  # marker: with
+    with open("f"):  # marker: with
         x[0] = 1
 
 

@@ -23,7 +23,7 @@ from .buffer import Buffer
 from .external import externals_called
 from .options import CompileOptions, resolve_backend
 from .source import check_restrictions, function_source
-from .types import CompileBackend, ElemSize
+from .types import ElemSize
 
 __all__ = ["jit", "JitFunction", "print_compiled", "compile_string", "clear_cache"]
 
@@ -72,15 +72,15 @@ def _convert(call, name, arg, opts, backend):
     """Appends `arg` (parameter `name`), converted for the engine `backend`, to `call`."""
     from ..array import Array
     if isinstance(arg, Buffer):
-        expected = None if arg.backend is None else arg.backend.value
-        if expected not in (None, backend) and not (arg.on_host and backend == "cpu"):
+        if arg.backend is not None and arg.backend.value != backend:
             raise errors.UsageError("argument %s is a buffer of backend %s, but the function "
                                     "runs on %s" % (name, arg.backend.name, backend))
         call.key.append(("a", arg._array.dtype.str, arg.shape))
-        if arg.ndim == 1 and (arg.on_host or backend != "cpu"):
-            call.args.append(arg._array)
-        elif arg.on_host:
+        if arg.on_host and (backend != "cpu" or arg.ndim > 1):
+            # Host memory for a GPU (the engine copies it around the call), or shaped.
             call.args.append(arg.numpy())
+        elif arg.ndim == 1:
+            call.args.append(arg._array)
         else:
             # A device buffer of rank >= 2 goes through the host: the engine takes shaped
             # arrays from Python as NumPy arrays only.
@@ -100,7 +100,7 @@ def _convert(call, name, arg, opts, backend):
             call.after.append(back)
         return
     value = _scalar(arg, opts, name)
-    call.key.append(("s", type(value).__name__, value))
+    call.key.append(("s", type(value).__name__, repr(value)))  # repr: NaN equals itself
     call.args.append(value)
 
 
