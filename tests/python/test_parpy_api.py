@@ -298,7 +298,11 @@ def scale(x, s, N):
 
 
 @pytest.mark.parametrize("backend", [backend_param(b) for b in COMPILED])
-def test_second_call_does_not_recompile(backend):
+def test_second_call_does_not_recompile(backend, tmp_path, monkeypatch):
+    # clear_cache also empties the disk cache it finds through SMELT_CACHE_DIR: point that
+    # at a scratch folder, so the test suite's shared kernel cache survives. (The engine's
+    # backends chose their cache folder when they started, so compiles still use theirs.)
+    monkeypatch.setenv("SMELT_CACHE_DIR", str(tmp_path))
     parpy.clear_cache()
     opts = opts_for(backend, {"N": parpy.threads(8)})
     x = np.ones(8)

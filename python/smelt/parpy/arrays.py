@@ -7,6 +7,8 @@ values are written back after the call: correct on every backend, but two copies
 buffers (``parpy.buffer.from_array``) are the way to keep data on a GPU between calls.
 """
 
+import numbers
+
 import numpy as np
 
 from .. import errors
@@ -23,6 +25,8 @@ def is_array(a):
     array interface); False for numbers, dicts and the rest."""
     if isinstance(a, np.ndarray):
         return True
+    if isinstance(a, (np.generic, numbers.Number)):  # NumPy scalars have an array interface
+        return False
     if _library(a) in ("torch", "cupy"):
         return hasattr(a, "shape")
     return hasattr(a, "__array_interface__") or hasattr(a, "__cuda_array_interface__")

@@ -120,6 +120,19 @@ def _opts_kwarg(kwargs, name):
     return opts
 
 
+def _parpy_imports(func):
+    """Import lines binding the names under which `func` reads this module (``parpy``): the
+    engine recognises ParPy's syntax (parpy.label, slices, ...) by such imports, and the text
+    it gets keeps only the file's functions and constants."""
+    import sys
+    module = sys.modules[__package__]
+    names = sorted(n for n in func.__code__.co_names if func.__globals__.get(n) is module)
+    if not names:
+        return None
+    return "\n# smelt: the names of ParPy's module\n" + "".join(
+        "import smelt.parpy as %s\n" % n for n in names)
+
+
 class JitFunction:
     """What ``@parpy.jit`` makes of a function: call it with ``opts=``. ``compilations`` counts
     the specialisations compiled (a Smelt addition, to see the cache at work)."""
@@ -204,7 +217,8 @@ class JitFunction:
                 % (self.func.__name__, ", ".join(e.ext_name for e in called)))
         start = time.perf_counter()
         rewrite = {self.func: dictargs.rewrite_lines(keys)} if keys else None
-        program, filename, text = program_for([self.func], rewrite_def=rewrite)
+        program, filename, text = program_for([self.func], rewrite_def=rewrite,
+                                              appended=_parpy_imports(self.func))
         impl = engine.make(program, self.func.__name__, opts, backend, single)
         self.compilations += 1
         if opts.debug_print:
