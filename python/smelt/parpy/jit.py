@@ -274,16 +274,14 @@ def jit(fun):
     return JitFunction(fun)
 
 
-_UNDECORATED = weakref.WeakKeyDictionary()  # plain function -> JitFunction (print_compiled)
-
-
 def _jit_of(fun):
+    """The JitFunction of `fun`; an undecorated function gets one, kept on the function."""
     if isinstance(fun, JitFunction):
         return fun
     fun = function_of(fun)
-    found = _UNDECORATED.get(fun)
+    found = fun.__dict__.get("__parpy_jit__")
     if found is None:
-        found = _UNDECORATED[fun] = JitFunction(fun)
+        found = fun.__parpy_jit__ = JitFunction(fun)
     return found
 
 
