@@ -395,3 +395,22 @@ def test_external_runs_its_python_body_on_the_python_backend():
     x = np.array([-1.0, 0.5, 2.0])
     clamp_all(x, 3, opts=opts_for(B.Python, {"N": parpy.threads(3)}))
     np.testing.assert_array_equal(x, [0.0, 0.5, 1.0])
+
+
+# --- element sizes of arguments -------------------------------------------------------------
+
+@parpy.jit
+def square_into(x, n):
+    with parpy.gpu:
+        x[0] = n * n
+
+
+@pytest.mark.parametrize("backend", [backend_param(b) for b in ALL])
+def test_force_int_size_sets_the_type_of_integer_arguments(backend):
+    x = np.zeros(1, np.int64)
+    opts = opts_for(backend, {})
+    square_into(x, 70000, opts=opts)
+    assert x[0] == 70000 * 70000  # 64-bit by default
+    opts.force_int_size = parpy.ElemSize.U32
+    square_into(x, 70000, opts=opts)
+    assert x[0] == (70000 * 70000) % 2 ** 32  # computed in uint32, which wraps

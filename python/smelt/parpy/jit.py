@@ -156,7 +156,7 @@ class JitFunction:
         opts = _opts_kwarg(kwargs, self.func.__name__)
         backend = resolve_backend(opts)
         if backend == "python":
-            return self._run_python(args)
+            return self._run_python(args, opts)
         impl, call = self._specialise(args, opts, backend)
         try:
             engine.run(impl, call.args)
@@ -226,13 +226,14 @@ class JitFunction:
                   % (self.func.__name__, backend, filename, time.perf_counter() - start, text))
         return impl
 
-    def _run_python(self, args):
-        """The function itself in CPython, on host views of the arguments."""
+    def _run_python(self, args, opts):
+        """The function itself in CPython, on host views of the arguments (numbers converted
+        as force_int_size / force_float_size say)."""
         self._check_count(args)
         self._dict_keys(args)
         after = []
 
-        def host(a):
+        def host(a, name):
             if isinstance(a, Buffer):
                 if a.on_host:
                     return a.numpy()
@@ -240,17 +241,17 @@ class JitFunction:
                 after.append(lambda: a._array.set(values.reshape(-1)))
                 return values
             if isinstance(a, dict):
-                return {k: host(v) for k, v in a.items()}
+                return {k: host(v, "%s[%r]" % (name, k)) for k, v in a.items()}
             if arrays.is_array(a):
                 view, back = arrays.host_view(a)
                 if back is not None:
                     after.append(back)
                 return view
-            return a
+            return _scalar(a, opts, name)
 
         try:
             with np.errstate(all="ignore"):
-                self.func(*[host(a) for a in args])
+                self.func(*[host(a, p) for a, p in zip(args, self._params)])
         finally:
             for f in after:
                 f()
