@@ -401,14 +401,15 @@ def test_external_runs_its_python_body_on_the_python_backend():
 
 @parpy.jit
 def square_into(x, n):
-    with parpy.gpu:
-        x[0] = n * n
+    parpy.label("one")
+    for i in range(1):
+        x[i] = n * n
 
 
 @pytest.mark.parametrize("backend", [backend_param(b) for b in ALL])
 def test_force_int_size_sets_the_type_of_integer_arguments(backend):
     x = np.zeros(1, np.int64)
-    opts = opts_for(backend, {})
+    opts = opts_for(backend, {"one": parpy.threads(1)})
     square_into(x, 70000, opts=opts)
     assert x[0] == 70000 * 70000  # 64-bit by default
     opts.force_int_size = parpy.ElemSize.U32
