@@ -366,7 +366,7 @@ def test_compile_string_refuses_backend_code():
 # --- external ------------------------------------------------------------------------------
 
 @parpy.external("my_clamp", B.Cpu, parpy.Target.Device)
-def clamp01(v):
+def clamp01(v: parpy.types.F64) -> parpy.types.F64:
     return min(max(v, 0.0), 1.0)
 
 
@@ -382,6 +382,7 @@ def test_external_declaration():
     decl = externals()["clamp01"][-1]
     assert (decl.ext_name, decl.backend, decl.target, decl.header) == \
         ("my_clamp", B.Cpu, parpy.Target.Device, None)
+    assert (decl.params, decl.result) == (["double"], "double")
     assert clamp01(3.0) == 1.0  # still a Python function
     with pytest.raises(smelt.UsageError, match="cannot be parallel"):
         parpy.external("f", B.Cpu, parpy.Target.Host, parallelize=parpy.threads(4))
@@ -389,6 +390,18 @@ def test_external_declaration():
         parpy.external("f", B.Cuda, parpy.Target.Host)
     with pytest.raises(NotImplementedError, match="Metal"):
         parpy.external("f", B.Metal, parpy.Target.Device)
+
+    def untyped(v):
+        return v
+
+    with pytest.raises(smelt.UsageError, match="no type annotation"):
+        parpy.external("f", B.Cpu, parpy.Target.Device)(untyped)
+
+    def fill(x: parpy.types.pointer(parpy.types.F32), n: parpy.types.I64):
+        pass
+
+    decl = parpy.external("fill_c", B.OpenCL, parpy.Target.Device)(fill).__parpy_external__
+    assert (decl.params, decl.result) == (["floatp", "long"], "void")
 
 
 def test_external_runs_its_python_body_on_the_python_backend():

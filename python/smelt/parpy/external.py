@@ -11,11 +11,12 @@ import ast
 import collections
 
 from .. import errors
-from .types import CompileBackend, LoopPar, Target
+from .types import CompileBackend, ElemSize, LoopPar, Pointer, Target
 
 __all__ = ["External", "external", "externals", "externals_called"]
 
-External = collections.namedtuple("External", "ext_name backend target header parallelize func")
+External = collections.namedtuple(
+    "External", "ext_name backend target header parallelize func params result")
 
 _EXTERNALS = {}  # Python function name -> [External], newest last
 
@@ -45,12 +46,51 @@ def external(ext_name, backend, target, header=None, parallelize=None):
         raise errors.UsageError("external %s: header must be a string" % ext_name)
 
     def declare(fn):
-        decl = External(ext_name, backend, target, header, parallelize, fn)
+        params, result = signature(fn)
+        decl = External(ext_name, backend, target, header, parallelize, fn, params, result)
         _EXTERNALS.setdefault(fn.__name__, []).append(decl)
         fn.__parpy_external__ = decl
         return fn
 
     return declare
+
+
+# ElemSize -> the kernel language's scalar name (docs/LANGUAGE.md, "Types").
+_LANGUAGE_NAME = {
+    ElemSize.Bool: "bool", ElemSize.I8: "char", ElemSize.I16: "short", ElemSize.I32: "int",
+    ElemSize.I64: "long", ElemSize.U8: "uchar", ElemSize.U16: "ushort", ElemSize.U32: "uint",
+    ElemSize.U64: "ulong", ElemSize.F32: "float", ElemSize.F64: "double",
+}
+
+
+def _type_name(fn, what, t):
+    elem = t.elem if isinstance(t, Pointer) else t
+    if not isinstance(elem, ElemSize):
+        raise errors.UsageError("external %s: %s must be annotated with a parpy.types type "
+                                "(parpy.types.F64, parpy.types.pointer(parpy.types.F32), ...), "
+                                "not %r" % (fn.__name__, what, t))
+    if elem is ElemSize.F16:
+        raise errors.UsageError("external %s: %s is F16; Smelt has no 16-bit float type"
+                                % (fn.__name__, what))
+    return _LANGUAGE_NAME[elem] + ("p" if isinstance(t, Pointer) else "")
+
+
+def signature(fn):
+    """(parameter types, result type) of an external in kernel-language names ("double",
+    "floatp", result "void" when the function is not annotated with one), from the
+    parpy.types annotations ParPy requires."""
+    import inspect
+    sig = inspect.signature(fn)
+    params = []
+    for p in sig.parameters.values():
+        if p.annotation is inspect.Parameter.empty:
+            raise errors.UsageError("external %s: parameter %s has no type annotation "
+                                    "(e.g. %s: parpy.types.F64)" % (fn.__name__, p.name, p.name))
+        params.append(_type_name(fn, "parameter " + p.name, p.annotation))
+    ret = sig.return_annotation
+    result = ("void" if ret is inspect.Signature.empty or ret is None
+              else _type_name(fn, "the result", ret))
+    return params, result
 
 
 def externals():

@@ -171,3 +171,35 @@ def _positive(what, n):
     if isinstance(n, bool) or not isinstance(n, (numbers.Integral, np.integer)) or n <= 0:
         raise ValueError("LoopPar.%s expects a positive integer, not %r" % (what, n))
     return int(n)
+
+
+# ParPy's ``parpy.types`` names: the element sizes by themselves (annotations of externals,
+# ``def popcount(n: parpy.types.I32) -> parpy.types.I32``) and pointers to them.
+Bool, I8, I16, I32, I64 = ElemSize.Bool, ElemSize.I8, ElemSize.I16, ElemSize.I32, ElemSize.I64
+U8, U16, U32, U64 = ElemSize.U8, ElemSize.U16, ElemSize.U32, ElemSize.U64
+F16, F32, F64 = ElemSize.F16, ElemSize.F32, ElemSize.F64
+
+
+class Pointer:
+    """A pointer to elements of an ElemSize (an external's array parameter)."""
+
+    __slots__ = ("elem",)
+
+    def __init__(self, elem):
+        if not isinstance(elem, ElemSize):
+            raise TypeError("parpy.types.pointer takes an ElemSize, not %r" % (elem,))
+        self.elem = elem
+
+    def __eq__(self, other):
+        return isinstance(other, Pointer) and other.elem == self.elem
+
+    def __hash__(self):
+        return hash(("pointer", self.elem))
+
+    def __repr__(self):
+        return "pointer(%r)" % (self.elem,)
+
+
+def pointer(elem):
+    """``parpy.types.pointer(parpy.types.F32)``: the type of a float32 array parameter."""
+    return Pointer(elem)
