@@ -30,6 +30,7 @@
 #include "array/array_ops.h"
 #include "array/dtype.h"
 #include "pipeline.h"
+#include "primitives/loop_par.h"
 #include "primitives/radix_sort.h"
 #include "support/error.h"
 #include "support/profile.h"
@@ -53,6 +54,7 @@ struct ElementwiseState;
 struct ReductionState;
 struct ScanState;
 struct KernelState;
+struct LoopFunctionState;
 } // namespace primitives
 
 struct Options {
@@ -416,6 +418,47 @@ public:
 
 private:
     std::unique_ptr<primitives::KernelState> s_;
+};
+
+// A loop-parallel function (ParPy's model, docs/LANGUAGE.md "Loop-parallel functions"): an
+// ordinary-looking function over arrays whose `for` loops (and slice statements) carry labels,
+//
+//   import smelt.parpy as parpy
+//   def row_sums(x, out, N, M):
+//       parpy.label('N')
+//       for i in range(N):
+//           s = 0.0
+//           parpy.label('M')
+//           for j in range(M):
+//               s += x[i * M + j]
+//           out[i] = s
+//
+//   smelt::LoopFunction f(prog, "row_sums", {{"N", {}}, {"M", {.reduce = true}}});
+//   f({x, out, int64_t(n), int64_t(m)});
+//
+// run with the labelled loops that `spec` names in parallel: a top-level loop (with the spec-
+// labelled loops directly inside it) over OpenMP threads on the CPU and over work-items on GPUs;
+// a `reduce` loop (its body ends with acc op= term) combined in a fixed order, across threads
+// at the top level, across a work-group inside a parallel loop on GPUs. Everything else runs
+// sequentially in order (on GPUs as one-work-item kernels, next to the data). Arguments are
+// Arrays and scalars; like ParPy, a specialisation is compiled per argument types, integer scalar
+// values (they are constants of the code: parallel loop bounds must be known) and array sizes.
+// CompileError (located) for what cannot run as the spec says (see plan.h); UsageError for bad
+// calls. Bounds and finite checks (Options) are not applied to loop functions.
+class LoopFunction {
+public:
+    LoopFunction(const Program &program, const std::string &name, ParallelSpec spec,
+                 Options options = {});
+    ~LoopFunction();
+    LoopFunction(LoopFunction &&) noexcept;
+    LoopFunction &operator=(LoopFunction &&) noexcept;
+
+    void operator()(const std::vector<Arg> &args);
+    // The whole translation unit of the specialisation for these arguments (compiled if new).
+    std::string source(const std::vector<Arg> &args);
+
+private:
+    std::unique_ptr<primitives::LoopFunctionState> s_;
 };
 
 } // namespace smelt

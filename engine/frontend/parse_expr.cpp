@@ -215,9 +215,7 @@ ExprPtr Parser::parse_call(ExprPtr callee, SourceLoc loc) {
 
 ExprPtr Parser::parse_subscript(ExprPtr value, SourceLoc loc) {
     advance(); // [
-    if (at_op(":")) fail(peek().loc, "slicing is not supported in kernels");
-    ExprPtr index = parse_expr();
-    if (at_op(":")) fail(peek().loc, "slicing is not supported in kernels");
+    ExprPtr index = parse_index();
     if (at_op(","))
         fail(peek().loc, "indexing with several indices (x[i, j]) is not supported in kernels; "
                          "use x[i][j]");
@@ -232,6 +230,31 @@ ExprPtr Parser::parse_subscript(ExprPtr value, SourceLoc loc) {
     auto e = make(ExprKind::Subscript, loc);
     e->args.push_back(std::move(value));
     e->args.push_back(std::move(index));
+    return finish(std::move(e));
+}
+
+ExprPtr Parser::parse_index() {
+    const SourceLoc loc = peek().loc;
+    ExprPtr lo;
+    if (!at_op(":")) {
+        lo = parse_expr();
+        if (!at_op(":")) return lo;
+    }
+    if (parpy_names_.empty()) fail(peek().loc, "slicing is not supported in kernels");
+    auto e = make(ExprKind::Slice, loc);
+    if (lo) {
+        e->int_value |= ast::kSliceLo;
+        e->args.push_back(std::move(lo));
+    }
+    advance(); // :
+    if (!at_op(":") && !at_op("]") && !at_op(",")) {
+        e->int_value |= ast::kSliceHi;
+        e->args.push_back(parse_expr());
+    }
+    if (accept_op(":") && !at_op("]") && !at_op(",")) {
+        e->int_value |= ast::kSliceStep;
+        e->args.push_back(parse_expr());
+    }
     return finish(std::move(e));
 }
 

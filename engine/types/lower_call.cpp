@@ -17,6 +17,7 @@ std::string plural(size_t n, const char *word) {
 
 TExpr FunctionLowerer::call(const ast::Expr &e) {
     const ast::Expr &callee = *e.args[0];
+    if (is_parpy_call(e)) return parpy_call(e);
     if (callee.kind == ast::ExprKind::Attribute) {
         if (is_math_name(callee.name))
             fail(callee.loc, "dotted calls are not supported in kernels; call '" + callee.name +

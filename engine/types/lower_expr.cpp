@@ -206,7 +206,15 @@ FunctionLowerer::Place FunctionLowerer::subscript(const ast::Expr &e) {
                  (want == 1 ? "" : "s") + " but " + std::to_string(index_nodes.size()) +
                  (index_nodes.size() == 1 ? " index was" : " indices were") + " given");
     Place p{b.e->var, {}};
+    size_t slice_count = 0, slice_number = 0;
+    for (const ast::Expr *ix : index_nodes)
+        slice_count += ix->kind == ast::ExprKind::Slice;
     for (size_t k = 0; k < index_nodes.size(); ++k) {
+        if (index_nodes[k]->kind == ast::ExprKind::Slice) {
+            p.indices.push_back(
+                slice_index(p.base, k, *index_nodes[k], slice_number++, slice_count));
+            continue;
+        }
         TExpr ix = expr(*index_nodes[k]);
         if (!ix.type().is_integer() && !(ix.weak && ix.type().is_integer()))
             fail(index_nodes[k]->loc, "an index must be an integer, not " + ix.type().str());
@@ -241,7 +249,14 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
         if (it != vars_.end() && local_scalars_.count(it->second.get()))
             return {ir::Expr::load(
                 it->second, {ir::Expr::int_const(Type::scalar(Scalar::I64), 0, e.loc)}, e.loc)};
-        if (it != vars_.end()) return {ir::Expr::var_ref(it->second, e.loc)};
+        if (it != vars_.end()) {
+            // A loop-parallel function is specialised on its integer scalars (ParPy's model).
+            if (!assigned_anywhere_.count(e.name))
+                if (auto v = specialised_value(*it->second); v && it->second->type.is_integer())
+                    return {ir::Expr::int_const(it->second->type,
+                                                canonical_int(it->second->type.elem, *v), e.loc)};
+            return {ir::Expr::var_ref(it->second, e.loc)};
+        }
         if (assigned_anywhere_.count(e.name))
             fail(e.loc, "local variable '" + e.name + "' is used before it is assigned");
         if (auto c = mod_.constant(scope(), e.name)) return {(*c).e, (*c).weak};
@@ -333,6 +348,8 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
     }
     case K::Call:
         return call(e);
+    case K::Slice:
+        fail(e.loc, "a slice can only be an index: x[a:b]");
     }
     fail(e.loc, "this expression is not supported in kernels");
 }

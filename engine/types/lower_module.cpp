@@ -126,8 +126,8 @@ void FunctionLowerer::finish_returns() {
                 out.push_back(ir::Stmt::while_(s->cond, rewrite(s->body), s->loc));
                 break;
             case ir::StmtKind::For:
-                out.push_back(
-                    ir::Stmt::for_(s->var, s->start, s->stop, s->step, rewrite(s->body), s->loc));
+                out.push_back(ir::Stmt::for_(s->var, s->start, s->stop, s->step, rewrite(s->body),
+                                             s->loc, s->labels));
                 break;
             default:
                 out.push_back(s);
