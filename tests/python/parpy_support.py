@@ -4,6 +4,7 @@ skipped with the engine's reason) and the skip for builds without loop-parallel 
 import os
 import sys
 
+import numpy as np
 import pytest
 
 import smelt
@@ -43,3 +44,27 @@ def opts_for(backend, spec):
     opts = parpy.par(spec)
     opts.backend = backend
     return opts
+
+
+def _probe(i, x):
+    x[0, 0] = x[0, 0]
+
+
+_ND = []
+
+
+def require_nd(backend):
+    """Skips the calling test when it compiles functions of 2-D arrays and the engine takes
+    one-dimensional arrays only (before branch 'nd'); CPython needs nothing."""
+    if backend is parpy.CompileBackend.Python:
+        return
+    if not _ND:
+        try:
+            smelt.Elementwise(_probe, backend="cython").call_n(0, np.zeros((1, 1)))
+            _ND.append(True)
+        except TypeError as exc:
+            if "one-dimensional" not in str(exc):
+                raise
+            _ND.append(False)
+    if not _ND[0]:
+        pytest.skip("this engine takes one-dimensional arrays only (2-D: branch 'nd')")

@@ -7,7 +7,7 @@ import pytest
 import smelt.parpy as parpy
 from smelt.parpy import buffer
 
-from parpy_support import ALL, backend_param, opts_for
+from parpy_support import ALL, backend_param, opts_for, require_nd
 
 B = parpy.CompileBackend
 
@@ -72,6 +72,7 @@ def add_rows(x, out, N, M):
 
 @pytest.mark.parametrize("backend", [backend_param(b) for b in ALL])
 def test_buffers_as_arguments(backend):
+    require_nd(backend)
     x = np.arange(12.0).reshape(3, 4)
     bx = buffer.from_array(x, backend)
     out = buffer.zeros(3, parpy.ElemSize.F64, backend)
@@ -117,6 +118,7 @@ class DeviceArray:
 
 @pytest.mark.parametrize("backend", [backend_param(b) for b in ALL])
 def test_device_arrays_go_through_host_copies(backend):
+    require_nd(backend)
     x = DeviceArray(np.arange(6.0).reshape(2, 3))
     out = DeviceArray(np.zeros(2))
     add_rows(x, out, 2, 3, opts=opts_for(backend, {"rows": parpy.threads(2)}))

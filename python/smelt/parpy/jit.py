@@ -5,7 +5,8 @@ A call ``f(*args, opts=opts)`` resolves the backend, flattens dict arguments, co
 arguments (NumPy arrays as they are; buffers as their backend memory; torch/CuPy arrays through
 host views) and looks up the compiled function by its specialisation key: backend, compile
 options, dict keys, and per argument the array dtype and shape or the scalar's type and value
-(ParPy specialises on scalar values). A miss compiles through the engine, whose own disk cache
+(the engine, like ParPy, specialises on integer
+values). A miss compiles through the engine, whose own disk cache
 makes a recompilation of the same code cheap; ``clear_cache()`` empties both.
 """
 
@@ -100,7 +101,10 @@ def _convert(call, name, arg, opts, backend):
             call.after.append(back)
         return
     value = _scalar(arg, opts, name)
-    call.key.append(("s", type(value).__name__, repr(value)))  # repr: NaN equals itself
+    # Integers are constants of the engine's code (parallel loop bounds must be known), so
+    # their values are part of the key, as in ParPy; floats are passed at run time.
+    is_int = isinstance(value, (bool, numbers.Integral, np.integer))
+    call.key.append(("s", type(value).__name__, repr(value) if is_int else None))
     call.args.append(value)
 
 
@@ -193,9 +197,8 @@ class JitFunction:
         self._check_count(args)
         keys = self._dict_keys(args)
         flat = dictargs.flatten_args(self._params, args, keys)
-        names = dictargs.flatten_args(self._params, self._params,
-                                      {p: ["%s[%r]" % (p, k) for k in ks]
-                                       for p, ks in keys.items()}) if keys else self._params
+        names = [n for p in self._params
+                 for n in (["%s[%r]" % (p, k) for k in keys[p]] if p in keys else [p])]
         single = _float_single(opts)
         call = _Call()
         for name, arg in zip(names, flat):

@@ -98,20 +98,18 @@ class CompileBackend(enum.Enum):
         return "CompileBackend.%s" % self.name
 
 
-DEFAULT_TPB = 1024  # ParPy's threads per block when a LoopPar does not set it
-
-
 class LoopPar:
-    """How one labelled statement runs in parallel: ``threads`` (0: sequential), ``reduce``
-    (the loop is a reduction) and ``tpb`` (threads per block on GPUs). Immutable: ``threads(n)``,
-    ``reduce()`` and ``tpb(n)`` return new objects."""
+    """How the statements with one label run in parallel: ``threads`` (work-items on GPUs; 0:
+    the engine's choice), ``reduce`` (the loop is a reduction) and ``tpb`` (threads per block
+    on GPUs; 0: the engine's default, 256). Immutable: ``threads(n)``, ``reduce()`` and
+    ``tpb(n)`` return new objects."""
 
     __slots__ = ("_nthreads", "_reduce", "_tpb")
 
     def __init__(self):
         self._nthreads = 0
         self._reduce = False
-        self._tpb = DEFAULT_TPB
+        self._tpb = 0
 
     def _with(self, **changes):
         new = LoopPar.__new__(LoopPar)
