@@ -19,6 +19,7 @@ import numpy as np
 
 from .. import errors
 from .._source import function_of, program_for
+from ..array import Array
 from . import arrays, dictargs, engine
 from .buffer import Buffer
 from .external import externals_called
@@ -71,7 +72,19 @@ def _scalar(value, opts, name):
 
 def _convert(call, name, arg, opts, backend):
     """Appends `arg` (parameter `name`), converted for the engine `backend`, to `call`."""
-    from ..array import Array
+    kind = type(arg)
+    if kind is np.ndarray:  # the common cases first: a call's cost is mostly this function
+        call.key.append(("a", arg.dtype.str, arg.shape))
+        call.args.append(arg)
+        return
+    if kind is float and opts.force_float_size is None:
+        call.key.append(("s", "float", None))
+        call.args.append(arg)
+        return
+    if kind is int and opts.force_int_size is None:
+        call.key.append(("s", "int", arg))
+        call.args.append(arg)
+        return
     if isinstance(arg, Buffer):
         if arg.backend is not None and arg.backend.value != backend:
             raise errors.UsageError("argument %s is a buffer of backend %s, but the function "
@@ -104,7 +117,7 @@ def _convert(call, name, arg, opts, backend):
     # Integers are constants of the engine's code (parallel loop bounds must be known), so
     # their values are part of the key, as in ParPy; floats are passed at run time.
     is_int = isinstance(value, (bool, numbers.Integral, np.integer))
-    call.key.append(("s", type(value).__name__, repr(value) if is_int else None))
+    call.key.append(("s", type(value).__name__, value if is_int else None))
     call.args.append(value)
 
 
@@ -175,6 +188,8 @@ class JitFunction:
 
     def _dict_keys(self, args):
         """{param: [keys]} of the dict arguments of this call (checked)."""
+        if not any(isinstance(a, dict) for a in args):
+            return {}
         values = {p: a for p, a in zip(self._params, args) if isinstance(a, dict)}
         if not values:
             return {}
@@ -196,15 +211,18 @@ class JitFunction:
         """(engine LoopFunction, _Call) for these arguments, compiling on a cache miss."""
         self._check_count(args)
         keys = self._dict_keys(args)
-        flat = dictargs.flatten_args(self._params, args, keys)
-        names = [n for p in self._params
-                 for n in (["%s[%r]" % (p, k) for k in keys[p]] if p in keys else [p])]
+        if keys:
+            args = dictargs.flatten_args(self._params, args, keys)
+            names = [n for p in self._params
+                     for n in (["%s[%r]" % (p, k) for k in keys[p]] if p in keys else [p])]
+            dict_key = tuple((p, tuple(k)) for p, k in keys.items())
+        else:
+            names, dict_key = self._params, ()
         single = _float_single(opts)
         call = _Call()
-        for name, arg in zip(names, flat):
+        for name, arg in zip(names, args):
             _convert(call, name, arg, opts, backend)
-        key = (backend, single, opts.key(), tuple((p, tuple(k)) for p, k in keys.items()),
-               tuple(call.key))
+        key = (backend, single, opts.key(), dict_key, tuple(call.key))
         impl = self._cache.get(key)
         if impl is None:
             impl = self._compile(keys, opts, backend, single)

@@ -56,15 +56,13 @@ class CompileOptions:
 
     def key(self):
         """A hashable summary of every field (part of the compile cache key)."""
-        out = []
-        for name in _DEFAULTS:
-            value = getattr(self, name)
-            if isinstance(value, dict):
-                value = tuple(sorted((k, v._key()) for k, v in value.items()))
-            elif isinstance(value, list):
-                value = tuple(value)
-            out.append(value)
-        return tuple(out)
+        d = self.__dict__
+        return (tuple(sorted((k, v._key()) for k, v in d["parallelize"].items())),
+                d["verbose_backend_resolution"], d["debug_print"], d["write_output"],
+                d["backend"], d["use_cuda_thread_block_clusters"],
+                d["max_thread_blocks_per_cluster"], d["use_cuda_graphs"], d["force_int_size"],
+                d["force_float_size"], tuple(d["includes"]), tuple(d["libs"]),
+                tuple(d["extra_flags"]))
 
     def __eq__(self, other):
         return isinstance(other, CompileOptions) and other.key() == self.key()
