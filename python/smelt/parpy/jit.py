@@ -166,6 +166,7 @@ class JitFunction:
                                     % self.func.__name__)
         self._cache = {}
         self._dict_checks = {}
+        self._ran = weakref.WeakSet()  # specialisations run once (debug_print)
         self.compilations = 0
         _LIVE.add(self)
 
@@ -175,10 +176,16 @@ class JitFunction:
         if backend == "python":
             return self._run_python(args, opts)
         impl, call = self._specialise(args, opts, backend)
+        start = time.perf_counter()
         try:
             engine.run(impl, call.args)
         finally:
             call.finish()
+        if opts.debug_print and impl not in self._ran:
+            self._ran.add(impl)
+            print("parpy: %s on %s: first call %.3f s (the engine compiles the specialisation, "
+                  "or loads it from its disk cache)"
+                  % (self.func.__name__, backend, time.perf_counter() - start))
 
     def _check_count(self, args):
         if len(args) != len(self._params):
@@ -230,21 +237,23 @@ class JitFunction:
         return impl, call
 
     def _compile(self, keys, opts, backend, single):
+        """A new engine LoopFunction (it compiles when first called)."""
         called = externals_called(self._src.node, self.func.__globals__)
         if called:
             raise errors.BackendUnavailableError(
                 "%s calls the external %s: this build of smelt's engine cannot compile calls to "
                 "externals (CompileBackend.Python runs the Python bodies)"
                 % (self.func.__name__, ", ".join(e.ext_name for e in called)))
-        start = time.perf_counter()
         rewrite = {self.func: dictargs.rewrite_lines(keys)} if keys else None
         program, filename, text = program_for([self.func], rewrite_def=rewrite,
                                               appended=_parpy_imports(self.func))
         impl = engine.make(program, self.func.__name__, opts, backend, single)
         self.compilations += 1
         if opts.debug_print:
-            print("parpy: %s for %s: the engine compiles this text of %s (%.3f s)\n%s"
-                  % (self.func.__name__, backend, filename, time.perf_counter() - start, text))
+            shown = "".join("%5d | %s\n" % (k + 1, line)
+                            for k, line in enumerate(text.splitlines()) if line.strip())
+            print("parpy: %s for %s: the engine compiles these lines of %s\n%s"
+                  % (self.func.__name__, backend, filename, shown))
         return impl
 
     def _run_python(self, args, opts):
