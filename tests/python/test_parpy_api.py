@@ -324,6 +324,18 @@ def test_second_call_does_not_recompile(backend, tmp_path, monkeypatch):
     assert scale.compilations - start == 4
 
 
+@pytest.mark.parametrize("backend", [backend_param(B.Cpu)])
+def test_debug_print(backend, capsys):
+    opts = opts_for(backend, {"N": parpy.threads(4)})
+    opts.debug_print = True
+    x = np.ones(4)
+    scale(x, 0.5, 4, opts=opts)
+    out = capsys.readouterr().out
+    assert "%5d | def scale(x, s, N):" % line_of(scale.func, "def scale") in out
+    assert "first call" in out
+    np.testing.assert_array_equal(x, 0.5)
+
+
 @pytest.mark.parametrize("backend", [backend_param(b) for b in COMPILED])
 def test_print_compiled(backend):
     def undecorated(x, N):
