@@ -4,6 +4,7 @@ import gc
 import numpy as np
 import pytest
 
+import smelt
 import smelt.parpy as parpy
 from smelt.parpy import buffer
 
@@ -60,6 +61,27 @@ def test_device_buffer_writes_back_on_release(backend):
     del b
     gc.collect()
     np.testing.assert_array_equal(x, [0, 10, 2, 3])
+
+
+@parpy.jit
+def axpy_into(a, x, y, N):
+    parpy.label("N")
+    for i in range(N):
+        y[i] = a * x[i] + y[i]
+
+
+@pytest.mark.parametrize("backend", [backend_param(b) for b in ALL])
+def test_vector_buffers_stay_on_the_backend(backend):
+    x = np.linspace(0.0, 1.0, 100)
+    bx = buffer.from_array(x, backend)
+    by = buffer.zeros(100, parpy.ElemSize.F64, backend)
+    opts = opts_for(backend, {"N": parpy.threads(100)})
+    axpy_into(2.0, bx, by, 100, opts=opts)
+    axpy_into(2.0, bx, by, 100, opts=opts)
+    np.testing.assert_allclose(by.numpy(), 4.0 * x, rtol=1e-15)
+    with pytest.raises(smelt.UsageError, match="buffer of backend"):
+        other = B.Python if backend is not B.Python else B.Cpu
+        axpy_into(2.0, bx, by, 100, opts=opts_for(other, {"N": parpy.threads(100)}))
 
 
 @parpy.jit

@@ -70,6 +70,14 @@ def _scalar(value, opts, name):
                             "numbers and dicts of those are accepted)" % (name, type(value).__name__))
 
 
+def _check_buffer(name, buf, backend):
+    """A buffer made for one backend is passed only to functions running on it (as in ParPy);
+    a host buffer (backend None) goes anywhere."""
+    if buf.backend is not None and buf.backend.value != backend:
+        raise errors.UsageError("argument %s is a buffer of backend %s, but the function runs "
+                                "on %s" % (name, buf.backend.name, backend))
+
+
 def _convert(call, name, arg, opts, backend):
     """Appends `arg` (parameter `name`), converted for the engine `backend`, to `call`."""
     kind = type(arg)
@@ -86,9 +94,7 @@ def _convert(call, name, arg, opts, backend):
         call.args.append(arg)
         return
     if isinstance(arg, Buffer):
-        if arg.backend is not None and arg.backend.value != backend:
-            raise errors.UsageError("argument %s is a buffer of backend %s, but the function "
-                                    "runs on %s" % (name, arg.backend.name, backend))
+        _check_buffer(name, arg, backend)
         call.key.append(("a", arg._array.dtype.str, arg.shape))
         if arg.on_host and (backend != "cpu" or arg.ndim > 1):
             # Host memory for a GPU (the engine copies it around the call), or shaped.
@@ -265,6 +271,7 @@ class JitFunction:
 
         def host(a, name):
             if isinstance(a, Buffer):
+                _check_buffer(name, a, "python")
                 if a.on_host:
                     return a.numpy()
                 values = a.numpy()
