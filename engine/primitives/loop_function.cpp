@@ -2,7 +2,7 @@
 // integer values and array sizes; plan (loop_function/plan.h) → outlined IR (outline.h) → one
 // translation unit per backend (units.h), compiled through the backend's cache.
 #include "primitives/binding.h"
-#include "primitives/loop_function/units.h"
+#include "primitives/loop_function/specialise.h"
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
 #include "support/profile.h"
@@ -49,7 +49,6 @@ struct LoopFunctionState {
     Backend *backend = nullptr;
     bool gpu = false;
     std::vector<std::string> names;
-    std::vector<std::optional<Type>> declared;
 
     std::mutex mutex;
     SpecCache<LoopSpec> specs;
@@ -90,37 +89,13 @@ const LoopSpec &LoopFunctionState::spec_for(const std::vector<Arg> &args) {
         }
     }
     return specs.get(key, [&] {
-        const ast::Module &module = *program.data().module;
-        const ast::FunctionDef &fn = *module.resolve_function(func);
-        KernelRequest request{func, {}, {}};
-        auto entry = std::make_shared<LoopEntry>();
-        entry->function = func;
-        for (size_t k = 0; k < args.size(); ++k) {
-            const std::string &pname = fn.params[k].name;
-            BoundParam b = bind_param(func, pname, declared[k], args[k].type(), options.precision);
-            if (b.for_request) request.arg_types[pname] = b.type;
-            if (args[k].is_array()) {
-                entry->shapes[pname] = {static_cast<int64_t>(args[k].array().size())};
-            } else if (b.type.is_integer()) {
-                int64_t v = 0;
-                args[k].convert_scalar(Scalar::I64, &v);
-                entry->values[pname] = v;
-            }
-        }
-        CompileOptions copts;
-        copts.precision = options.precision;
-        copts.backend = backend->name();
-        copts.loop_entry = entry;
-        auto m = build_ir(module, {request}, copts);
-        const ir::Function *f = m->find(func);
-        SMELT_INTERNAL_ASSERT(f, "build_ir did not produce '" << func << "'");
-        loops::Plan plan = loops::make_plan(*m, *f, spec);
-
+        loops::Specialisation sp =
+            loops::specialise(*program.data().module, func, spec, args, options.precision,
+                              gpu ? backend->name() : "cpu");
         LoopSpec out;
-        out.code = loops::outline(*m, *f, plan, gpu);
-        for (const auto &p : f->params)
-            out.packed.push_back(p->type);
-        loops::Unit unit = loops::make_unit(out.code, gpu ? backend->name() : "cpu");
+        out.code = std::move(sp.code);
+        out.packed = std::move(sp.packed);
+        loops::Unit &unit = sp.unit;
         ModuleSource src;
         src.source = std::move(unit.source);
         src.symbols = unit.symbols;
@@ -148,6 +123,49 @@ const LoopSpec &LoopFunctionState::spec_for(const std::vector<Arg> &args) {
     });
 }
 
+namespace loops {
+
+Specialisation specialise(const ast::Module &module, const std::string &func,
+                          const ParallelSpec &spec, const std::vector<Arg> &args,
+                          Precision precision, const std::string &backend) {
+    const ast::FunctionDef *fn = module.resolve_function(func);
+    if (!fn) throw UsageError("no function named '" + func + "' in " + module.source->name());
+    if (args.size() != fn->params.size())
+        throw UsageError("'" + func + "' takes " + std::to_string(fn->params.size()) +
+                         " argument(s), but " + std::to_string(args.size()) + " were given");
+    const auto declared = declared_param_types(module, *fn);
+    KernelRequest request{func, {}, {}};
+    auto entry = std::make_shared<LoopEntry>();
+    entry->function = func;
+    for (size_t k = 0; k < args.size(); ++k) {
+        const std::string &pname = fn->params[k].name;
+        BoundParam b = bind_param(func, pname, declared[k], args[k].type(), precision);
+        if (b.for_request) request.arg_types[pname] = b.type;
+        if (args[k].is_array()) {
+            entry->shapes[pname] = {static_cast<int64_t>(args[k].array().size())};
+        } else if (b.type.is_integer()) {
+            int64_t v = 0;
+            args[k].convert_scalar(Scalar::I64, &v);
+            entry->values[pname] = v;
+        }
+    }
+    CompileOptions copts;
+    copts.precision = precision;
+    copts.backend = backend;
+    copts.loop_entry = entry;
+    auto m = build_ir(module, {request}, copts);
+    const ir::Function *f = m->find(func);
+    SMELT_INTERNAL_ASSERT(f, "build_ir did not produce '" << func << "'");
+    Plan plan = make_plan(*m, *f, spec);
+    Specialisation out;
+    out.code = outline(*m, *f, plan, backend != "cpu");
+    for (const auto &p : f->params)
+        out.packed.push_back(p->type);
+    out.unit = make_unit(out.code, backend);
+    return out;
+}
+
+} // namespace loops
 } // namespace primitives
 
 using primitives::LoopFunctionState;
@@ -168,7 +186,6 @@ LoopFunction::LoopFunction(const Program &program, const std::string &name, Para
                              "' has a negative thread count");
     for (const auto &p : fn->params)
         s.names.push_back(p.name);
-    s.declared = primitives::declared_param_types(module, *fn);
     s.backend = &primitives::resolve_backend(s.options);
     s.gpu = s.backend->name() == "opencl" || s.backend->name() == "cuda";
 }

@@ -2,6 +2,12 @@
 // typical programs (tests/primitives/loop_kernels.py) on the test backend, and every rejection
 // located in the .py with its message.
 #include "primitive_test_util.h"
+#include "primitives/loop_function/specialise.h"
+#include "primitives/program_data.h"
+
+#ifdef SMELT_HAVE_CUDA
+#include "backends/cuda/nvrtc_compiler.h"
+#endif
 
 #include <gtest/gtest.h>
 
@@ -191,6 +197,13 @@ TEST(LoopFunction, ReductionsOverSlices) {
         EXPECT_EQ(out.to_vector<double>()[size_t(i)],
                   std::accumulate(x.begin() + i * cols, x.begin() + (i + 1) * cols, 0.0));
 
+    // The same reduction labelled with a reduce label: a work-group per row on GPUs.
+    Array out2 = zeros(size_t(rows), DType::Float64, &test_device());
+    LoopFunction h(loop_kernels(), "norms_labelled", {{"N", {}}, {"M", {32, true, 0}}},
+                   test_options());
+    h({to_device(x), out2, rows, cols});
+    EXPECT_EQ(out2.to_vector<double>(), out.to_vector<double>());
+
     auto y = values(777, 13);
     Array ext = zeros(3, DType::Float64, &test_device());
     LoopFunction g(loop_kernels(), "extremes", {{"R", {0, true, 0}}}, test_options());
@@ -279,6 +292,45 @@ TEST(LoopFunction, WithGpuBlockIsSequentialCode) {
           out = zeros(4, DType::Float64, &test_device());
     f({x, out, int64_t(4)});
     EXPECT_EQ(out.to_vector<double>(), (std::vector<double>{2, 3, 4, 5}));
+}
+
+// Every program's CUDA unit compiles with NVRTC for sm_90 (no device needed), so the kernels the
+// GPU machine runs are at least well-formed where no GPU is.
+TEST(LoopFunctionCuda, UnitsCompileForSm90WithoutADevice) {
+#ifndef SMELT_HAVE_CUDA
+    GTEST_SKIP() << "built without CUDA (NVRTC)";
+#else
+    Backend &cpu = get_backend("cpu");
+    auto arr = [&](size_t n) { return Arg(zeros(n, DType::Float64, &cpu)); };
+    auto idx = [&](size_t n) { return Arg(zeros(n, DType::Int64, &cpu)); };
+    const LoopPar map{}, red{0, true, 0}, group{64, true, 0};
+    struct Case {
+        const char *func;
+        ParallelSpec spec;
+        std::vector<Arg> args;
+    };
+    const std::vector<Case> cases = {
+        {"axpy", {{"N", map}}, {2.0, arr(8), arr(8), arr(8), int64_t(8)}},
+        {"row_sums", {{"N", map}, {"M", group}}, {arr(12), arr(3), int64_t(3), int64_t(4)}},
+        {"row_softmax", {{"N", map}, {"M", group}}, {arr(12), arr(12), int64_t(3), int64_t(4)}},
+        {"softmax", {{"R", red}, {"N", map}}, {arr(8), arr(8), int64_t(8)}},
+        {"matmul",
+         {{"N", map}, {"M", map}},
+         {arr(6), arr(6), arr(4), int64_t(2), int64_t(3), int64_t(2)}},
+        {"spmv", {{"N", map}}, {idx(4), idx(5), arr(5), arr(3), arr(3), int64_t(3)}},
+        {"total_into", {{"N", red}}, {arr(8), arr(1), int64_t(8)}},
+        {"norms_labelled", {{"N", map}, {"M", group}}, {arr(12), arr(3), int64_t(3), int64_t(4)}},
+        {"extremes", {{"R", red}}, {arr(8), arr(3)}},
+    };
+    for (const Case &c : cases) {
+        auto sp = primitives::loops::specialise(*loop_kernels().data().module, c.func, c.spec,
+                                                c.args, Precision::Double, "cuda");
+        cuda::NvrtcOutput out =
+            cuda::nvrtc_compile(sp.unit.source, "kernel.cu", cuda::nvrtc_options("sm_90"));
+        EXPECT_TRUE(out.ok) << c.func << ":\n" << out.log;
+        EXPECT_EQ(sp.unit.symbols.size(), sp.code.kernels.size());
+    }
+#endif
 }
 
 } // namespace

@@ -96,6 +96,13 @@ def norms(x, out, N, M):
         out[i] = parpy.sum(x[i * M:(i + 1) * M])
 
 
+def norms_labelled(x, out, N, M):
+    parpy.label('N')
+    for i in range(N):
+        parpy.label('M')
+        out[i] = parpy.sum(x[i * M:(i + 1) * M])
+
+
 def extremes(x, out):
     parpy.label('R')
     out[0] = parpy.max(x[:])
