@@ -40,7 +40,7 @@ def row_sums(x, out, N):
 
 @parpy.jit
 def row_sums_reduce(x, out, N, M):
-    # A reduction the compiler cannot see by itself: 'cols' must be given LoopPar.reduce().
+    # A reduction written as a loop: its label must be given LoopPar.reduce().
     parpy.label('rows')
     for i in range(N):
         parpy.label('cols')
@@ -60,16 +60,16 @@ def row_extremes(x, lo, hi, N):
 
 @parpy.jit
 def softmax(x, out, N, M):
+    # The reductions over a row carry the reduce label 'cols'; the element-wise loops run
+    # sequentially within each row.
     parpy.label('rows')
     for i in range(N):
         parpy.label('cols')
         m = parpy.max(x[i, :])
-        parpy.label('cols')
         for j in range(M):
             out[i, j] = exp(x[i, j] - m)
         parpy.label('cols')
         s = parpy.sum(out[i, :])
-        parpy.label('cols')
         for j in range(M):
             out[i, j] = out[i, j] / s
 
@@ -129,7 +129,7 @@ def _rows(n):
 def make_row_sums(n, rng):
     r, c = _rows(n)
     x = rng.standard_normal((r, c))
-    opts = parpy.par({'rows': parpy.threads(r), 'cols': parpy.threads(64)})
+    opts = parpy.par({'rows': parpy.threads(r), 'cols': parpy.threads(64).reduce()})
     return row_sums, [x, np.zeros(r), r], opts, {1: x.sum(axis=1)}
 
 
@@ -143,7 +143,7 @@ def make_row_sums_reduce(n, rng):
 def make_row_extremes(n, rng):
     r, c = _rows(n)
     x = rng.standard_normal((r, c)).astype(np.float32)
-    opts = parpy.par({'rows': parpy.threads(r), 'cols': parpy.threads(32)})
+    opts = parpy.par({'rows': parpy.threads(r), 'cols': parpy.threads(32).reduce()})
     lo, hi = np.zeros(r, np.float32), np.zeros(r, np.float32)
     return row_extremes, [x, lo, hi, r], opts, {1: x.min(axis=1), 2: x.max(axis=1)}
 
@@ -152,7 +152,7 @@ def make_softmax(n, rng):
     r, c = _rows(n)
     x = rng.standard_normal((r, c))
     e = np.exp(x - x.max(axis=1, keepdims=True))
-    opts = parpy.par({'rows': parpy.threads(r), 'cols': parpy.threads(128)})
+    opts = parpy.par({'rows': parpy.threads(r), 'cols': parpy.threads(128).reduce()})
     return softmax, [x, np.zeros_like(x), r, c], opts, {1: e / e.sum(axis=1, keepdims=True)}
 
 
