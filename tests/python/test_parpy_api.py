@@ -268,9 +268,9 @@ def test_dict_argument_errors(backend):
 
 def test_dict_rewrite_keeps_columns():
     from smelt._source import kernel_text
-    from smelt.parpy.dictargs import rewrite_lines
-    _, text = kernel_text([dict_sum.func],
-                          rewrite_def={dict_sum.func: rewrite_lines({"d": ["a", "b", "scale"]})})
+    from smelt.parpy.rewrite import rewrite_for
+    rewrite = rewrite_for({"d": ["a", "b", "scale"]}, ["parpy"])
+    _, text = kernel_text([dict_sum.func], rewrite_def={dict_sum.func: rewrite})
     lines = text.splitlines()
     first = line_of(dict_sum.func, "def dict_sum")
     assert lines[first - 1] == "def dict_sum(d__a, d__b, d__scale, out, N):"
@@ -446,3 +446,41 @@ def test_force_int_size_sets_the_type_of_integer_arguments(backend):
     opts.force_int_size = parpy.ElemSize.U32
     square_into(x, 70000, opts=opts)
     assert x[0] == (70000 * 70000) % 2 ** 32  # computed in uint32, which wraps
+
+
+# --- ParPy's math names -------------------------------------------------------------------
+
+@parpy.jit
+def math_names(x, out, N):
+    parpy.label("N")
+    for i in range(N):
+        out[i] = parpy.exp(x[i]) + parpy.math.sqrt(parpy.abs(x[i])) + parpy.min(x[i], parpy.inf)
+
+
+@pytest.mark.parametrize("backend", [backend_param(b) for b in ALL])
+def test_math_names(backend):
+    x = np.linspace(-2.0, 2.0, 9)
+    out = np.zeros(9)
+    math_names(x, out, 9, opts=opts_for(backend, {"N": parpy.threads(9)}))
+    np.testing.assert_allclose(out, np.exp(x) + np.sqrt(np.abs(x)) + x, rtol=1e-14)
+
+
+def unknown_name(d, out, N):
+    parpy.label("N")
+    for i in range(N):
+        out[i] = parpy.exp(d["x"][i]) + not_defined  # noqa: F821  (marker: unknown)
+
+
+@pytest.mark.parametrize("backend", [backend_param(B.Cpu)])
+def test_engine_errors_quote_the_users_line(backend):
+    # The engine compiles the rewritten text (d__x, bare exp); the error shows the line as
+    # written, with the caret at the same column.
+    f = parpy.jit(unknown_name)
+    with pytest.raises(smelt.CompileError, match="not_defined") as info:
+        f({"x": np.zeros(2)}, np.zeros(2), 2, opts=opts_for(backend, {"N": parpy.threads(2)}))
+    line = line_of(unknown_name, "marker: unknown")
+    with open(inspect.getsourcefile(unknown_name)) as src:
+        text = src.read().splitlines()[line - 1]
+    assert info.value.lineno == line and info.value.text == text
+    assert info.value.offset == text.index("not_defined") + 1
+    assert str(info.value).splitlines()[1:] == [text, " " * text.index("not_defined") + "^"]

@@ -8,12 +8,13 @@ name and the differences from ParPy.
 
 Modules: types.py (ElemSize, Target, CompileBackend, LoopPar), options.py (CompileOptions, par,
 threads, reduce, backend resolution), operators.py (label, gpu, reductions, casts: their CPython
-meaning), jit.py (jit, print_compiled, compile_string, clear_cache), buffer.py (buffers),
-arrays.py (torch/CuPy arrays), dictargs.py (dict arguments), source.py (ParPy's rejections),
+meaning; math.py the same math under ``parpy.math``), jit.py (jit, print_compiled,
+compile_string, clear_cache), buffer.py (buffers), arrays.py (torch/CuPy arrays), dictargs.py
+(dict arguments), rewrite.py (the text the engine gets), source.py (ParPy's rejections),
 external.py (externals), engine.py (the engine's loop-parallel functions).
 """
 
-from . import buffer, operators, types  # noqa: F401
+from . import buffer, math, operators, types  # noqa: F401
 from .buffer import sync
 from .external import external
 from .jit import JitFunction, clear_cache, compile_string, jit, print_compiled
@@ -24,4 +25,4 @@ from .types import CompileBackend, ElemSize, LoopPar, Target
 
 __all__ = ["jit", "external", "print_compiled", "compile_string", "clear_cache", "par",
            "threads", "reduce", "sync", "CompileOptions", "CompileBackend", "ElemSize", "Target",
-           "LoopPar", "JitFunction", "buffer", "types"] + list(_operators_all)
+           "LoopPar", "JitFunction", "buffer", "math", "types"] + list(_operators_all)

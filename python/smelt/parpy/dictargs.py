@@ -17,7 +17,7 @@ from .. import errors
 from .source import located_error
 
 __all__ = ["DictUse", "dict_uses", "check_dict_params", "flat_names", "flatten_args",
-           "rewrite_lines"]
+           "dict_edits"]
 
 # uses: [(key, subscript node)] in source order; bare: nodes using the name otherwise.
 DictUse = collections.namedtuple("DictUse", "uses bare")
@@ -121,32 +121,21 @@ def _all_names(def_node):
     return names
 
 
-def rewrite_lines(keys):
-    """A callable(lines) -> lines for _source.kernel_text's rewrite_def: the function's own lines
-    (decorators to its last line, already dedented) with the dict parameters in `keys`
-    ({name: [keys]}) flattened as the module docstring says. Line count is kept."""
-
-    def rewrite(lines):
-        tree = ast.parse("".join(lines))
-        fn = tree.body[0]
-        taken = _all_names(fn)
-        edits = []  # (line, start col, end col, text) in the span's coordinates
-        for a in fn.args.posonlyargs + fn.args.args:
-            if a.arg in keys:
-                names = flat_names(a.arg, keys[a.arg], taken)
-                edits.append((a.lineno, a.col_offset, a.end_col_offset, ", ".join(names)))
-                for (_, sub), key in _subscripts(fn, a.arg):
-                    flat = names[keys[a.arg].index(key)]
-                    flat = flat.ljust(sub.end_col_offset - sub.col_offset)
-                    edits.append((sub.lineno, sub.col_offset, sub.end_col_offset, flat))
-        out = [line.encode("utf-8") for line in lines]
-        # Later columns first, so earlier edits' columns stay valid (ast columns are bytes).
-        for line, start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-            raw = out[line - 1]
-            out[line - 1] = raw[:start] + text.encode("utf-8") + raw[end:]
-        return [raw.decode("utf-8") for raw in out]
-
-    return rewrite
+def dict_edits(fn, keys):
+    """The edits flattening the dict parameters in `keys` ({name: [keys]}) of the function
+    node `fn`, as (line, start column, end column, text) in `fn`'s coordinates (rewrite.py
+    applies them)."""
+    taken = _all_names(fn)
+    edits = []
+    for a in fn.args.posonlyargs + fn.args.args:
+        if a.arg in keys:
+            names = flat_names(a.arg, keys[a.arg], taken)
+            edits.append((a.lineno, a.col_offset, a.end_col_offset, ", ".join(names)))
+            for (_, sub), key in _subscripts(fn, a.arg):
+                flat = names[keys[a.arg].index(key)]
+                flat = flat.ljust(sub.end_col_offset - sub.col_offset)
+                edits.append((sub.lineno, sub.col_offset, sub.end_col_offset, flat))
+    return edits
 
 
 def _subscripts(fn, name):

@@ -24,6 +24,7 @@ from . import arrays, dictargs, engine
 from .buffer import Buffer
 from .external import externals_called
 from .options import CompileOptions, resolve_backend
+from .rewrite import rewrite_for
 from .source import check_restrictions, function_source
 from .types import ElemSize
 
@@ -143,17 +144,36 @@ def _opts_kwarg(kwargs, name):
     return opts
 
 
-def _parpy_imports(func):
-    """Import lines binding the names under which `func` reads this module (``parpy``): the
-    engine recognises ParPy's syntax (parpy.label, slices, ...) by such imports, and the text
-    it gets keeps only the file's functions and constants."""
+def _module_names(func):
+    """The names under which `func` reads this module (``parpy``)."""
     import sys
     module = sys.modules[__package__]
-    names = sorted(n for n in func.__code__.co_names if func.__globals__.get(n) is module)
+    return sorted(n for n in func.__code__.co_names if func.__globals__.get(n) is module)
+
+
+def _parpy_imports(names):
+    """Import lines binding `names` to this module: the engine recognises ParPy's syntax
+    (parpy.label, slices, ...) by such imports, and the text it gets keeps only the file's
+    functions and constants."""
     if not names:
         return None
     return "\n# smelt: the names of ParPy's module\n" + "".join(
         "import smelt.parpy as %s\n" % n for n in names)
+
+
+def _with_user_lines(exc, src):
+    """`exc` with the lines of `src`'s file as the user wrote them: the engine quotes the text it
+    compiled, in which rewrite.py replaced spans (with the columns kept)."""
+    diags = []
+    for d in exc.diagnostics:
+        if d.filename == src.filename and d.lineno and d.lineno <= len(src.lines):
+            text = src.lines[d.lineno - 1].rstrip("\n")
+            if text != d.text:
+                rendered = "%s:%d:%d: error: %s\n%s\n%s^" % (
+                    d.filename, d.lineno, d.offset, d.message, text, " " * ((d.offset or 1) - 1))
+                d = d._replace(text=text, rendered=rendered)
+        diags.append(d)
+    return type(exc)(diags)
 
 
 class JitFunction:
@@ -185,6 +205,8 @@ class JitFunction:
         start = time.perf_counter()
         try:
             engine.run(impl, call.args)
+        except errors.CompileError as exc:
+            raise _with_user_lines(exc, self._src) from None
         finally:
             call.finish()
         if opts.debug_print and impl not in self._ran:
@@ -250,9 +272,11 @@ class JitFunction:
                 "%s calls the external %s: this build of smelt's engine cannot compile calls to "
                 "externals (CompileBackend.Python runs the Python bodies)"
                 % (self.func.__name__, ", ".join(e.ext_name for e in called)))
-        rewrite = {self.func: dictargs.rewrite_lines(keys)} if keys else None
-        program, filename, text = program_for([self.func], rewrite_def=rewrite,
-                                              appended=_parpy_imports(self.func))
+        modules = _module_names(self.func)
+        rewrite = rewrite_for(keys, modules)
+        program, filename, text = program_for(
+            [self.func], rewrite_def={self.func: rewrite} if rewrite else None,
+            appended=_parpy_imports(modules))
         impl = engine.make(program, self.func.__name__, opts, backend, single)
         self.compilations += 1
         if opts.debug_print:
@@ -300,7 +324,10 @@ class JitFunction:
             raise errors.UsageError("print_compiled needs a compiled backend (Cpu, OpenCL, Cuda "
                                     "or Auto), not CompileBackend.Python")
         impl, call = self._specialise(list(args), opts, backend)
-        return engine.source(impl, call.args)
+        try:
+            return engine.source(impl, call.args)
+        except errors.CompileError as exc:
+            raise _with_user_lines(exc, self._src) from None
 
     def clear(self):
         self._cache.clear()
