@@ -215,7 +215,8 @@ void LoopFunction::operator()(const std::vector<Arg> &args) {
         for (const auto &l : seg.launches) {
             s.launch_args = s.kargs;
             if (l.parts) s.launch_args.push_back(KernelArg::of(spec.parts[k]->buffer));
-            if (l.local_bytes) s.launch_args.push_back(KernelArg::local_memory(l.local_bytes));
+            for (size_t bytes : l.local_bytes)
+                s.launch_args.push_back(KernelArg::local_memory(bytes));
             s.backend->launch(spec.kernels.at(l.kernel),
                               LaunchDims::linear(l.groups * l.group_size, l.group_size),
                               s.launch_args);

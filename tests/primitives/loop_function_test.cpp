@@ -204,6 +204,18 @@ TEST(LoopFunction, ReductionsOverSlices) {
     h({to_device(x), out2, rows, cols});
     EXPECT_EQ(out2.to_vector<double>(), out.to_vector<double>());
 
+    // Two parpy reductions labelled with a map label (ParPy's threads(128) form): each splits
+    // over the work-group on GPUs.
+    auto z = values(size_t(rows * 300), 14);
+    Array range = zeros(size_t(rows), DType::Float64, &test_device());
+    LoopFunction r(loop_kernels(), "row_range", {{"N", {}}, {"M", {128, false, 0}}},
+                   test_options());
+    r({to_device(z), range, rows, int64_t(300)});
+    for (int64_t i = 0; i < rows; ++i) {
+        auto [lo, hi] = std::minmax_element(z.begin() + i * 300, z.begin() + (i + 1) * 300);
+        EXPECT_EQ(range.to_vector<double>()[size_t(i)], *hi - *lo);
+    }
+
     auto y = values(777, 13);
     Array ext = zeros(3, DType::Float64, &test_device());
     LoopFunction g(loop_kernels(), "extremes", {{"R", {0, true, 0}}}, test_options());
@@ -320,6 +332,9 @@ TEST(LoopFunctionCuda, UnitsCompileForSm90WithoutADevice) {
         {"spmv", {{"N", map}}, {idx(4), idx(5), arr(5), arr(3), arr(3), int64_t(3)}},
         {"total_into", {{"N", red}}, {arr(8), arr(1), int64_t(8)}},
         {"norms_labelled", {{"N", map}, {"M", group}}, {arr(12), arr(3), int64_t(3), int64_t(4)}},
+        {"row_range",
+         {{"N", map}, {"M", LoopPar{64, false, 0}}},
+         {arr(12), arr(3), int64_t(3), int64_t(4)}},
         {"extremes", {{"R", red}}, {arr(8), arr(3)}},
     };
     for (const Case &c : cases) {

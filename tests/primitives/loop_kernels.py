@@ -103,6 +103,16 @@ def norms_labelled(x, out, N, M):
         out[i] = parpy.sum(x[i * M:(i + 1) * M])
 
 
+def row_range(x, out, N, M):
+    parpy.label('N')
+    for i in range(N):
+        parpy.label('M')
+        hi = parpy.max(x[i * M:(i + 1) * M])
+        parpy.label('M')
+        lo = parpy.min(x[i * M:(i + 1) * M])
+        out[i] = hi - lo
+
+
 def extremes(x, out):
     parpy.label('R')
     out[0] = parpy.max(x[:])

@@ -54,6 +54,9 @@ def test_row_sums_and_softmax(program, compiled_backend, rng):
     got, want = run_both(program, compiled_backend, "row_sums", spec,
                          [x, np.zeros(rows), rows, cols])
     np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
+    got, want = run_both(program, compiled_backend, "row_range",
+                         {"N": (0, False, 0), "M": (64, False, 0)}, [x, np.zeros(rows), rows, cols])
+    np.testing.assert_array_equal(got[1], want[1])
     got, want = run_both(program, compiled_backend, "row_softmax", spec,
                          [x, np.zeros(rows * cols), rows, cols])
     np.testing.assert_allclose(got[1], want[1], rtol=1e-12)

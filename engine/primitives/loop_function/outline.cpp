@@ -203,7 +203,8 @@ private:
             if (inner > 1) idx = bin(BinaryOp::FloorDiv, idx, lit(inner));
             if (d > 0) idx = bin(BinaryOp::Mod, idx, lit(seg.dims[d].count));
             const Dim &dim = seg.dims[d];
-            ExprPtr v = bin(BinaryOp::Add, lit(dim.start), bin(BinaryOp::Mul, idx, lit(dim.step)));
+            ExprPtr v = dim.step == 1 ? idx : bin(BinaryOp::Mul, idx, lit(dim.step));
+            if (dim.start != 0) v = bin(BinaryOp::Add, lit(dim.start), v);
             out.push_back(Stmt::assign(dim.counter, Expr::cast(dim.counter->type, v), seg.loc));
         }
         return out;
@@ -225,7 +226,8 @@ private:
     // The ordered tree over buf[0, LDIM_0): buf[0] holds the group's result after it.
     void tree(Block &out, const VarPtr &buf, BinaryOp op, std::vector<VarPtr> &locals,
               SourceLoc loc) const {
-        VarPtr s = new_var("smelt_stride", kLong, ir::Var::Role::Hidden);
+        VarPtr s =
+            new_var("smelt_half" + std::to_string(locals.size()), kLong, ir::Var::Role::Hidden);
         locals.push_back(s);
         out.push_back(Stmt::assign(s, bin(BinaryOp::FloorDiv, item("LDIM_0"), lit(2)), loc));
         ExprPtr lid = item("LID_0");
@@ -246,8 +248,9 @@ private:
                           std::vector<VarPtr> &locals) const {
         Block out;
         const SourceLoc loc = loop.loc;
-        VarPtr part = new_var("smelt_part", u.type, ir::Var::Role::Hidden);
-        VarPtr step = new_var("smelt_step", loop.var->type, ir::Var::Role::Hidden);
+        const std::string n = std::to_string(locals.size());
+        VarPtr part = new_var("smelt_part" + n, u.type, ir::Var::Role::Hidden);
+        VarPtr step = new_var("smelt_step" + n, loop.var->type, ir::Var::Role::Hidden);
         locals.push_back(part);
         locals.push_back(step);
         out.push_back(Stmt::assign(part, neutral(u.op, u.type), loc));
@@ -286,7 +289,7 @@ private:
             g->body = framed(seg.stmts);
             add(g, gpu_);
             code.body = name;
-            code.launches.push_back({name, 1, 1, false, 0});
+            code.launches.push_back({name, 1, 1, false, {}});
             return code;
         }
         case SegmentKind::Map:
@@ -306,7 +309,13 @@ private:
         VarPtr t = new_var("smelt_t", kLong, ir::Var::Role::Param);
         // A `continue` before the group's barriers would leave items behind: such bodies keep
         // their reduce loop sequential in each item.
-        const bool group = gpu_ && seg.group_reduce >= 0 && !continues;
+        const bool group = gpu_ && !seg.group_loops.empty() && !continues;
+        std::vector<VarPtr> bufs;
+        if (group)
+            for (const auto &g : seg.group_loops)
+                bufs.push_back(new_var("smelt_buf" + std::to_string(bufs.size()),
+                                       Type::pointer(g.update.type.elem, AddrSpace::Local),
+                                       ir::Var::Role::Param));
         if (!group) {
             auto g = function(name, Type::void_(), {t}, {});
             g->body = decode(seg, t);
@@ -314,20 +323,21 @@ private:
                 g->body.push_back(s);
             add(g);
         } else {
-            const Type acc_t = seg.group_update.type;
-            VarPtr buf = new_var("smelt_buf", Type::pointer(acc_t.elem, AddrSpace::Local),
-                                 ir::Var::Role::Param);
             std::vector<VarPtr> extra;
             Block b = decode(seg, t);
-            const size_t at = static_cast<size_t>(seg.group_reduce);
-            Block before(body.begin(), body.begin() + at), after(body.begin() + at + 1, body.end());
-            for (auto &s : on_item_zero(before))
-                b.push_back(s);
-            for (auto &s : group_reduction(*body[at], seg.group_update, buf, extra))
-                b.push_back(s);
-            for (auto &s : on_item_zero(after))
-                b.push_back(s);
-            auto g = function(name, Type::void_(), {t}, {buf}, extra);
+            size_t next = 0;
+            for (size_t k = 0; k < body.size(); ++k) {
+                if (next < seg.group_loops.size() && seg.group_loops[next].index == k) {
+                    for (auto &s :
+                         group_reduction(*body[k], seg.group_loops[next].update, bufs[next], extra))
+                        b.push_back(s);
+                    ++next;
+                    continue;
+                }
+                for (auto &s : on_item_zero({body[k]}))
+                    b.push_back(s);
+            }
+            auto g = function(name, Type::void_(), {t}, bufs, extra);
             g->body = framed(b);
             add(g);
         }
@@ -339,20 +349,22 @@ private:
         VarPtr kt = new_var("smelt_t", kLong, ir::Var::Role::Hidden);
         VarPtr stride = new_var("smelt_stride", kLong, ir::Var::Role::Hidden);
         std::vector<VarPtr> tail;
-        VarPtr kbuf;
+        std::vector<VarPtr> kbufs;
         if (group) {
-            kbuf = new_var("smelt_buf", Type::pointer(seg.group_update.type.elem, AddrSpace::Local),
-                           ir::Var::Role::Param);
-            tail.push_back(kbuf);
-            int64_t tpb = seg.group_par.tpb > 0       ? seg.group_par.tpb
-                          : seg.group_par.threads > 0 ? seg.group_par.threads
-                                                      : 256;
+            const LoopPar &gp = seg.group_loops[0].par;
+            int64_t tpb = gp.tpb > 0 ? gp.tpb : gp.threads > 0 ? gp.threads : 256;
             launch.group_size = std::clamp<int64_t>(pow2_floor(tpb), 1, 1024);
             int64_t groups =
                 seg.par.threads > 0 ? std::min(seg.par.threads, code.total) : code.total;
             launch.groups = std::clamp<int64_t>(groups, 1, int64_t(1) << 20);
-            launch.local_bytes =
-                size_t(launch.group_size) * size_t(scalar_bits(seg.group_update.type.elem) / 8);
+            for (const auto &g : seg.group_loops) {
+                kbufs.push_back(new_var("smelt_buf" + std::to_string(kbufs.size()),
+                                        Type::pointer(g.update.type.elem, AddrSpace::Local),
+                                        ir::Var::Role::Param));
+                tail.push_back(kbufs.back());
+                launch.local_bytes.push_back(size_t(launch.group_size) *
+                                             size_t(scalar_bits(g.update.type.elem) / 8));
+            }
         } else {
             launch.group_size = seg.par.tpb > 0 ? std::min<int64_t>(seg.par.tpb, 1024) : 256;
             int64_t items =
@@ -370,7 +382,8 @@ private:
         k->body.push_back(Stmt::assign(stride, step, seg.loc));
         Block loop;
         std::vector<ExprPtr> tail_args;
-        if (group) tail_args.push_back(use(kbuf));
+        for (const auto &kb : kbufs)
+            tail_args.push_back(use(kb));
         loop.push_back(Stmt::eval(call(name, Type::void_(), {use(kt)}, tail_args), seg.loc));
         k->body.push_back(
             Stmt::for_(kt, start, lit(code.total), use(stride), std::move(loop), seg.loc));
@@ -478,7 +491,7 @@ private:
             k->locals = locals;
             k->body = std::move(body);
             add(k, true);
-            code.launches.push_back({kn, pass == 0 ? groups : 1, tpb, true, local});
+            code.launches.push_back({kn, pass == 0 ? groups : 1, tpb, true, {local}});
         }
         return code;
     }

@@ -32,8 +32,8 @@ namespace smelt::primitives::loops {
 struct Launch {
     std::string kernel; // entry function name (module function)
     int64_t groups = 1, group_size = 1;
-    bool parts = false;     // takes the segment's parts buffer (Reduce)
-    size_t local_bytes = 0; // a local-memory argument of this many bytes, last
+    bool parts = false;              // takes the segment's parts buffer (Reduce)
+    std::vector<size_t> local_bytes; // local-memory arguments of these sizes, last
 };
 
 struct SegmentCode {

@@ -285,12 +285,17 @@ private:
         seg.kind = SegmentKind::Map;
         for (size_t k = 0; k < seg.body.size(); ++k) {
             const LoopPar *ip = par_of(*seg.body[k]);
-            if (ip && ip->reduce) {
-                seg.group_reduce = static_cast<int>(k);
-                seg.group_par = *ip;
-                seg.group_update = reduce_update(*seg.body[k]);
-                break;
+            if (!ip) continue;
+            if (ip->reduce) {
+                seg.group_loops.push_back({k, *ip, reduce_update(*seg.body[k])});
+                continue;
             }
+            // A parpy reduction (its accumulator is the lowering's own) labelled with a map label
+            // reduces over the group too, as in ParPy.
+            const Block &lb = seg.body[k]->body;
+            auto u = lb.size() == 1 ? match_update(*lb.back()) : std::nullopt;
+            if (u && u->acc && u->acc->role == ir::Var::Role::Hidden)
+                seg.group_loops.push_back({k, *ip, *u});
         }
         return seg;
     }

@@ -59,11 +59,14 @@ struct Segment {
     LoopPar par; // of the outermost label
     // Reduce: the update, the last statement of `body` (the others compute its term).
     ReduceUpdate update;
-    // Map on GPUs: the first top-level statement of `body` that is a loop labelled with a
-    // reduce label of the spec (-1: none); it runs on the threads of a work-group.
-    int group_reduce = -1;
-    LoopPar group_par;
-    ReduceUpdate group_update;
+    // Map on GPUs: the top-level loops of `body` that run on the threads of a work-group: those
+    // with a reduce label of the spec, and parpy reductions (parpy.sum(...)) with any spec label.
+    struct GroupLoop {
+        size_t index = 0; // in body
+        LoopPar par;
+        ReduceUpdate update;
+    };
+    std::vector<GroupLoop> group_loops;
 
     int64_t total() const {
         int64_t n = 1;
