@@ -11,6 +11,7 @@
 #include "support/debug.h"
 #include "support/error.h"
 #include "types/annotations.h"
+#include "types/externals.h"
 #include "types/lower.h"
 
 #include <algorithm>
@@ -35,10 +36,13 @@ std::shared_ptr<const ast::Module> parse_source(std::shared_ptr<const SourceFile
 
 std::shared_ptr<const ast::Module>
 parse_program(std::shared_ptr<const SourceFile> main, const std::vector<std::string> &kernel_path,
-              const std::map<std::string, ConstantValue> &constants) {
+              const std::map<std::string, ConstantValue> &constants,
+              const std::vector<External> &externals) {
+    types::check_externals(externals);
     auto module =
         frontend::load_program(std::move(main), frontend::kernel_search_path(kernel_path));
     frontend::override_constants(*module, constants);
+    module->externals = externals;
     if (debug::level() >= 4)
         for (const ast::Module *m : module->program_modules())
             debug::dump("ast of " + m->source->name(), frontend::print_ast(*m));

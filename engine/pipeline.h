@@ -57,11 +57,13 @@ std::shared_ptr<const ast::Module> parse_source(std::shared_ptr<const SourceFile
 // `kernel_path`, then in $SMELT_KERNEL_PATH. Throws CompileError for module-level syntax errors
 // in any of the files and for names imported from a kernel file that it does not define.
 // `constants` then sets module constants of main (frontend/constant_overrides.h; UsageError
-// for a name that is not one).
+// for a name that is not one). `externals` are the external functions the program's kernels
+// may call (frontend/external.h; UsageError for a declaration that cannot be used).
 std::shared_ptr<const ast::Module>
 parse_program(std::shared_ptr<const SourceFile> main,
               const std::vector<std::string> &kernel_path = {},
-              const std::map<std::string, ConstantValue> &constants = {});
+              const std::map<std::string, ConstantValue> &constants = {},
+              const std::vector<External> &externals = {});
 
 // Types and lowers the requested functions and their callees, then runs the IR pass script
 // (dumps at SMELT_DEBUG >= 2). Throws CompileError with every diagnostic found.

@@ -21,6 +21,10 @@
 //     converts); a scalar for a pointer parameter, or an Array for a scalar one, is a UsageError.
 //   - Wrong argument counts, unknown names and arrays of another backend are UsageErrors.
 //
+// External functions: C / C++ / CUDA / OpenCL C functions from headers, libraries or source
+// text, callable from kernels with a declared signature (ProgramOptions::externals), compiled
+// with Options::includes, libs and extra_flags.
+//
 // Errors: CompileError (mistakes in kernel source, each located file:line:col), BackendError (the
 // toolchain failed: carries the compiler log and the path of the kept source), UsageError (a
 // mistake in the call). All derive from smelt::Error.
@@ -86,6 +90,24 @@ struct Options {
     // SMELT_CHECK_FINITE=1 turns it on for every primitive. Part of the cache key.
     // (Under fast_math the check may be optimised away.)
     bool check_finite = false;
+    // For external functions (ProgramOptions::externals). All three are part of the cache key.
+    // Directories searched for the headers externals name: -I for the system compiler (cpu)
+    // and in OpenCL build options, --include-path for NVRTC. Relative paths are taken from the
+    // current directory when the primitive compiles. The contents of every header the
+    // generated code includes with quotes and that is found here go into the cache key, so
+    // editing such a header recompiles (headers those headers include are not followed).
+    std::vector<std::string> includes;
+    // CPU backend only (UsageError on opencl and cuda, whose device code links no host
+    // libraries): what to link, after the kernel's object: an existing directory becomes
+    // -L<dir> and -Wl,-rpath,<dir>; "-l...", "-L..." and "-Wl,..." are passed as written; a
+    // path to a file (libx.so, libx.a) is linked as it is; any other word w becomes -lw.
+    // With libraries, the shared object is linked with -Wl,--no-undefined, so a function no
+    // library defines fails the build (BackendError with the linker's message) rather than
+    // the load.
+    std::vector<std::string> libs;
+    // Passed unchanged to the system compiler (cpu), appended to the OpenCL build options, or
+    // given to NVRTC (cuda).
+    std::vector<std::string> extra_flags;
 };
 
 // The CPU backend's thread count. It belongs to the backend, which is one object per process
@@ -111,6 +133,20 @@ struct ProgramOptions {
     // library's functions keep theirs). UsageError for a name that is not a module constant
     // of the file.
     std::map<std::string, ConstantValue> constants;
+    // Functions defined outside the kernel language that every kernel of the program may
+    // call, by External::name, with the signature declared there (frontend/external.h;
+    // docs/LANGUAGE.md, "External functions"):
+    //
+    //     smelt::External cube{.name = "my_cube", .params = {"double"}, .result = "double",
+    //                          .header = "my_cube.h"};
+    //     Program p = Program::from_file("k.py", {.externals = {cube}});
+    //     Elementwise e(p, "f", {.includes = {"/path/to/headers"}});
+    //
+    // A header is #included at the top of the generated code (found through
+    // Options::includes); `code` is pasted there instead or as well. On cuda the function must
+    // be a __device__ function; on opencl pointers are __global. UsageError for a declaration
+    // that cannot be used (see types/externals.h).
+    std::vector<External> externals;
 };
 
 // A kernel file (or text), parsed once, with the kernel files it imports. Cheap to copy: copies

@@ -88,6 +88,13 @@ struct ModuleSource {
     std::string primitive;                // "elementwise", "reduction", ... or "" (raw)
     std::string signature;                // canonical text of the specialisation
     std::vector<std::string> extra_flags; // added to the backend's compiler flags
+    // Header search directories (absolute: builds run in the cache's folders), for external
+    // functions' headers: -I on cpu and OpenCL, --include-path with NVRTC. The contents of the
+    // quoted #includes of `source` found there are part of the cache key (KernelLoader).
+    std::vector<std::string> include_dirs;
+    // CPU only: what the shared object is linked with, after the object (Options::libs,
+    // spelled as linker arguments by the caller).
+    std::vector<std::string> link_args;
     // Allow contraction (FMA) and fast math (Options::fast_math): -ffast-math on cpu,
     // -cl-fast-relaxed-math on OpenCL, --use_fast_math with NVRTC. Off, every backend computes
     // each operation with one rounding, as CPython does. Part of the flags, so of the cache key.

@@ -1,5 +1,7 @@
 #include "backends/kernel_loader.h"
 
+#include "cache/header_deps.h"
+
 #include "support/debug.h"
 #include "support/error.h"
 
@@ -55,6 +57,7 @@ CacheKey KernelLoader::key_for(const ModuleSource &src) const {
     parts.compiler = tc.compiler;
     parts.compiler_version = tc.compiler_version;
     parts.flags = tc.flags;
+    parts.dependencies = header_dependencies(src.source, src.include_dirs);
     return CacheKey(std::move(parts));
 }
 

@@ -17,11 +17,12 @@ CacheKey::CacheKey(CacheKeyParts parts) : parts_(std::move(parts)) {
         .add("compiler_version", parts_.compiler_version)
         .add("flags", parts_.flags)
         .add("engine_version", parts_.engine_version);
+    if (!parts_.dependencies.empty()) h.add("dependencies", parts_.dependencies);
     hex_ = h.hex();
 }
 
 std::vector<std::pair<std::string, std::string>> CacheKey::describe() const {
-    return {
+    std::vector<std::pair<std::string, std::string>> out = {
         {"source_hash", hash_hex(parts_.source)},
         {"source_bytes", std::to_string(parts_.source.size())},
         {"signature", parts_.signature},
@@ -33,6 +34,8 @@ std::vector<std::pair<std::string, std::string>> CacheKey::describe() const {
         {"flags", parts_.flags},
         {"engine_version", parts_.engine_version},
     };
+    if (!parts_.dependencies.empty()) out.push_back({"dependencies", parts_.dependencies});
+    return out;
 }
 
 } // namespace smelt

@@ -17,6 +17,9 @@ struct CacheKeyParts {
     std::string compiler_version; // first line of `<cxx> --version`, driver version, ...
     std::string flags;            // the full flag string
     std::string engine_version;   // empty: this build's SMELT_VERSION
+    // The user headers the source includes, with their content hashes (cache/header_deps.h);
+    // empty for units without any, whose keys are then what they were before headers counted.
+    std::string dependencies;
 };
 
 class CacheKey {

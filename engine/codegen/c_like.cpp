@@ -2,6 +2,7 @@
 #include "codegen/c_like.h"
 
 #include "codegen/emitter.h"
+#include "codegen/externals.h"
 #include "codegen/names.h"
 #include "ir/printer.h"
 #include "support/error.h"
@@ -120,6 +121,9 @@ std::string emit_module(const ir::Module &m, const Dialect &d,
     auto emitter = [&](const ir::Function &f) {
         return detail::FunctionEmitter(m, f, d, names, out, entry_points.count(f.name) > 0);
     };
+    // Headers and code of external functions first: the functions call them.
+    std::string externals = external_declarations(m);
+    if (!externals.empty()) out.raw(externals);
     if (needs_prototypes(m)) {
         for (const auto &f : m.functions)
             out.line(emitter(*f).prototype() + ";");

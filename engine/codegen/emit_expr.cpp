@@ -259,6 +259,7 @@ std::string FunctionEmitter::binary(const ir::Expr &e) {
 
 std::string FunctionEmitter::call(const ir::Expr &e) {
     if (e.is_builtin) return builtin(e);
+    if (e.is_external) return e.callee + "(" + args(e.args) + ")"; // its C name, as declared
     auto it = names_.functions.find(e.callee);
     SMELT_INTERNAL_ASSERT(it != names_.functions.end(),
                           "call of '" << e.callee << "', which is not in the module");

@@ -42,6 +42,12 @@ void Output::line(const std::string &text) {
     if (next_line_ >= 0) ++next_line_;
 }
 
+void Output::raw(const std::string &text) {
+    text_ += text;
+    next_line_ = -1;
+    mapped_file_.clear();
+}
+
 std::string strip_parens(const std::string &s) {
     if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
     int depth = 0;

@@ -19,6 +19,8 @@ public:
     explicit Output(std::string file) : file_(std::move(file)) {}
     void map(SourceLoc loc);
     void line(const std::string &text);
+    // Text written as it is (whole lines); line numbering is unknown after it.
+    void raw(const std::string &text);
     void indent(int delta) { indent_ += delta; }
     const std::string &str() const { return text_; }
 

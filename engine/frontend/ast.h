@@ -2,6 +2,8 @@
 // Only the restricted kernel grammar has nodes here; everything else is rejected by the parser.
 #pragma once
 
+#include "frontend/external.h"
+
 #include "support/error.h"
 #include "support/source.h"
 
@@ -185,6 +187,9 @@ struct Module {
     std::set<std::string> parpy_names;
     // On the main file only: the other files of the program, in the order they were found.
     std::vector<std::shared_ptr<const Module>> imported_modules;
+    // On the main file only: the external functions every kernel of the program may call
+    // (ProgramOptions::externals), checked by types::check_externals.
+    std::vector<External> externals;
 
     // This file's own definitions (the last one of a name wins, as in Python).
     const FunctionDef *find_function(const std::string &name) const;

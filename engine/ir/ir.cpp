@@ -123,6 +123,15 @@ ExprPtr Expr::call(std::string callee, bool is_builtin, Type result, std::vector
     return checked(e);
 }
 
+ExprPtr Expr::external_call(std::string c_name, Type result, std::vector<ExprPtr> args,
+                            SourceLoc loc) {
+    auto e = new_expr(ExprKind::Call, std::move(result), loc);
+    e->callee = std::move(c_name);
+    e->is_external = true;
+    e->args = std::move(args);
+    return checked(e);
+}
+
 ExprPtr Expr::atomic(AtomicOp op, VarPtr base, ExprPtr index, ExprPtr value, SourceLoc loc) {
     auto e = new_expr(ExprKind::Atomic, element_type(base), loc);
     e->atomic_op = op;

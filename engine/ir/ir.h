@@ -60,7 +60,8 @@ enum class ExprKind : uint8_t {
     Binary, // args[0] binary_op args[1]
     Select, // args[0] ? args[1] : args[2] (lazy, like Python's conditional expression)
     Load,   // var[args...]: pointer (one index) or matrix (one index per dimension)
-    Call,   // callee(args...): a builtin (is_builtin) or a function of the module
+    Call,   // callee(args...): a builtin (is_builtin), an external function (is_external:
+            // callee is its C name) or a function of the module
     Atomic, // atomic_op on var[args[0]] (with args[1] for Add); returns the old value
 };
 
@@ -80,6 +81,7 @@ struct Expr {
     std::string callee; // Call: builtin name as in the kernel language ("sin", "LID_0",
                         // "local_barrier", "abs", "isnan") or a module function's name
     bool is_builtin = false;
+    bool is_external = false; // Call of an external function (Module::externals)
     std::vector<ExprPtr> args;
 
     // Constructors; each checks the node's invariants.
@@ -94,6 +96,10 @@ struct Expr {
     static ExprPtr load(VarPtr base, std::vector<ExprPtr> indices, SourceLoc loc = {});
     static ExprPtr call(std::string callee, bool is_builtin, Type result, std::vector<ExprPtr> args,
                         SourceLoc loc = {});
+    // A call of the external function with C name `c_name`: arguments already converted to its
+    // parameter types; neither a builtin nor a module function, and never assumed pure.
+    static ExprPtr external_call(std::string c_name, Type result, std::vector<ExprPtr> args,
+                                 SourceLoc loc = {});
     static ExprPtr atomic(AtomicOp op, VarPtr base, ExprPtr index, ExprPtr value,
                           SourceLoc loc = {});
 
@@ -155,6 +161,13 @@ struct Function {
     bool uses_local_memory = false; // declares a LOCAL_MEM matrix or has an lptr parameter
 };
 
+// An external function a module calls, as the code generator needs it for one backend.
+struct ExternalDecl {
+    std::string name;   // the kernel-language name (for messages and #line)
+    std::string header; // "" or what #include names: my.h, <cmath>
+    std::string code;   // source text pasted before the module's functions ("" for none)
+};
+
 struct Module {
     std::shared_ptr<const SourceFile> source;
     // The other files functions come from (kernel libraries): kept alive because SourceLocs
@@ -164,6 +177,8 @@ struct Module {
     std::vector<std::shared_ptr<Function>> functions;
     // Set by passes/bounds_check: the code calls the prelude's smelt_checked_index.
     bool bounds_checked = false;
+    // The external functions the functions call, in the order first called.
+    std::vector<ExternalDecl> externals;
     const Function *find(const std::string &name) const;
 };
 

@@ -23,6 +23,7 @@ ExprPtr with_args(const Expr &e, std::vector<ExprPtr> args) {
     case ExprKind::Load:
         return Expr::load(e.var, std::move(args), e.loc);
     case ExprKind::Call:
+        if (e.is_external) return Expr::external_call(e.callee, e.type, std::move(args), e.loc);
         return Expr::call(e.callee, e.is_builtin, e.type, std::move(args), e.loc);
     case ExprKind::Atomic:
         return Expr::atomic(e.atomic_op, e.var, args.at(0), args.size() > 1 ? args[1] : nullptr,
@@ -131,6 +132,7 @@ std::shared_ptr<Module> rewrite_module(const Module &m, const ExprRewrite &post,
     auto out = std::make_shared<Module>();
     out->source = m.source;
     out->other_files = m.other_files;
+    out->externals = m.externals;
     for (const auto &f : m.functions) {
         auto g = std::make_shared<Function>(*f);
         g->body = rewrite_block(f->body, post, stmt_post);

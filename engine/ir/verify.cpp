@@ -337,7 +337,7 @@ private:
         if (e->var) use(e->var);
         for (const auto &a : e->args)
             expr(a);
-        if (e->kind == ExprKind::Call && !e->is_builtin) call(*e);
+        if (e->kind == ExprKind::Call && !e->is_builtin && !e->is_external) call(*e);
     }
 
     void call(const Expr &e) {

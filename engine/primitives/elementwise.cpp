@@ -270,7 +270,7 @@ void Elementwise::operator()(int64_t n, const std::vector<Arg> &args) {
         primitives::ElementwiseSpec out;
         out.kernel =
             primitives::compile_unit(*s.backend, *s.target, std::move(unit.source), "elementwise",
-                                     unit.signature, s.options.fast_math, std::move(unit.entries));
+                                     unit.signature, s.options, std::move(unit.entries));
         out.packed = std::move(unit.packed);
         out.kernel.items_per_thread = unit.items_per_thread;
         out.indexed_at_item = std::move(unit.indexed_at_item);

@@ -6,6 +6,7 @@
 #include "codegen/prelude.h"
 #include "primitives/checked_run.h"
 #include "primitives/cuda/raw_kernel.h"
+#include "primitives/external_options.h"
 #include "support/error.h"
 
 #include <functional>
@@ -92,7 +93,8 @@ size_t element_bytes(Scalar s) {
 
 RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::string &function,
                      std::map<std::string, Type> arg_types, Precision precision, Backend *backend,
-                     bool fast_math, bool bounds_check, bool check_finite)
+                     bool fast_math, bool bounds_check, bool check_finite,
+                     const Options &external_options)
     : module_(std::move(module)), backend_(backend ? backend : &default_backend()) {
     const std::string backend_name = backend_->name();
     const bool cuda = backend_name == "cuda";
@@ -137,6 +139,7 @@ RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::strin
     src.symbols = {entry_};
     src.primitive = "raw_kernel";
     src.fast_math = fast_math;
+    primitives::apply_external_options(src, external_options, backend_name);
     src.signature = signature_text(*function_, precision) + (bounds_check ? " bounds" : "") +
                     (check_finite ? " finite" : "");
     compiled_ = backend_->compile(src);

@@ -48,10 +48,11 @@ public:
     // failed device build (with the build log and the kept source). `bounds_check` and
     // `check_finite` compile the checked modes of ir/passes/bounds_check.h: each launch then
     // waits for the kernel and throws a UsageError for the first bad index or non-finite store.
+    // `external_options`: its includes, libs and extra_flags (primitives/external_options.h).
     RawKernel(std::shared_ptr<const ast::Module> module, const std::string &function,
               std::map<std::string, Type> arg_types = {}, Precision precision = Precision::Double,
               Backend *backend = nullptr, bool fast_math = false, bool bounds_check = false,
-              bool check_finite = false);
+              bool check_finite = false, const Options &external_options = {});
 
     // Enqueues one launch (asynchronous, like every launch; Array reads wait for it). Scalars
     // are converted to their parameter's type as C converts. UsageError when the arguments do

@@ -148,7 +148,7 @@ void Kernel::operator()(const std::array<int64_t, 3> &global_size,
         }
         return RawKernel(s.program.data().module, s.func, std::move(arg_types), s.options.precision,
                          s.backend, s.options.fast_math, s.options.bounds_check,
-                         s.options.check_finite);
+                         s.options.check_finite, s.options);
     });
     if (empty) return; // compiled (so mistakes show), but nothing to run
     spec.launch(dims, args);

@@ -11,7 +11,8 @@ std::shared_ptr<const primitives::ProgramData> make(std::shared_ptr<const Source
                                                     const ProgramOptions &options) {
     auto data = std::make_shared<primitives::ProgramData>();
     data->file = file;
-    data->module = parse_program(std::move(file), options.kernel_path, options.constants);
+    data->module =
+        parse_program(std::move(file), options.kernel_path, options.constants, options.externals);
     return data;
 }
 

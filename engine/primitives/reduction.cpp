@@ -131,7 +131,7 @@ ReductionSpec ReductionState::specialise(const std::vector<Arg> &args) const {
         spec.packed.push_back(p.type);
     spec.kernel = compile_unit(*backend, *target,
                                assemble_unit(*target, modules, target->reduction_wrapper(w)),
-                               "reduction", signature, options.fast_math);
+                               "reduction", signature, options);
     return spec;
 }
 

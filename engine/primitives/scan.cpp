@@ -219,7 +219,7 @@ ScanSpec ScanState::specialise(const std::vector<const Arg *> &args) const {
         compile_unit(*backend, *target,
                      assemble_unit(*target, {m.get(), combine.combine.get(), combine.neutral.get()},
                                    target->scan_wrapper(w)),
-                     "scan", signature, options.fast_math, target->scan_entry_points(w));
+                     "scan", signature, options, target->scan_entry_points(w));
     return spec;
 }
 

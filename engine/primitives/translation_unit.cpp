@@ -2,6 +2,7 @@
 
 #include "codegen/c_like.h"
 #include "codegen/prelude.h"
+#include "primitives/external_options.h"
 
 namespace smelt::primitives {
 
@@ -27,9 +28,10 @@ std::string assemble_unit(const PrimitiveTarget &target,
 
 CompiledKernel compile_unit(Backend &backend, const PrimitiveTarget &target, std::string source,
                             const std::string &primitive, const std::string &signature,
-                            bool fast_math, std::vector<std::string> symbols) {
+                            const Options &options, std::vector<std::string> symbols) {
     ModuleSource src;
-    src.fast_math = fast_math;
+    src.fast_math = options.fast_math;
+    apply_external_options(src, options, backend.name());
     src.symbols = symbols.empty() ? target.entry_points(primitive) : std::move(symbols);
     src.primitive = primitive;
     src.signature = signature;

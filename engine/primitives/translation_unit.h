@@ -4,6 +4,7 @@
 
 #include "ir/ir.h"
 #include "primitives/target.h"
+#include "smelt.h"
 
 #include <string>
 #include <vector>
@@ -17,9 +18,10 @@ std::string assemble_unit(const PrimitiveTarget &target,
 // Compiles through the backend's cache (in-process map, disk, build) and resolves the entry
 // points: `symbols`, or when empty the target's entry_points(primitive). Throws BackendError
 // when the toolchain fails.
-// `fast_math`: Options::fast_math (ModuleSource::fast_math).
+// `options`: the primitive's Options (fast_math; includes, libs and extra_flags for external
+// functions, primitives/external_options.h).
 CompiledKernel compile_unit(Backend &backend, const PrimitiveTarget &target, std::string source,
                             const std::string &primitive, const std::string &signature,
-                            bool fast_math, std::vector<std::string> symbols = {});
+                            const Options &options, std::vector<std::string> symbols = {});
 
 } // namespace smelt::primitives

@@ -7,6 +7,7 @@ PYBIND11_MODULE(_smelt, m) {
     m.attr("__version__") = SMELT_VERSION;
     smelt::python::bind_errors(m);
     smelt::python::bind_arrays(m);
+    smelt::python::bind_options(m);
     smelt::python::bind_primitives(m);
     smelt::python::bind_kernel(m);
     smelt::python::bind_loop_function(m);

@@ -40,13 +40,12 @@ void bind_kernel(py::module_ &m) {
 
     py::class_<PyKernel>(m, "Kernel")
         .def(py::init([](const Program &p, const std::string &func, const std::string &backend,
-                         bool single) {
-                 Options o;
-                 o.backend = backend;
-                 o.precision = single ? Precision::Single : Precision::Double;
-                 return new PyKernel{Kernel(p, func, o), &backend_named(backend)};
+                         bool single, const py::dict &options) {
+                 return new PyKernel{Kernel(p, func, options_from(backend, single, options)),
+                                     &backend_named(backend)};
              }),
-             py::arg("program"), py::arg("func"), py::arg("backend"), py::arg("single") = false)
+             py::arg("program"), py::arg("func"), py::arg("backend"), py::arg("single") = false,
+             py::arg("options") = py::dict())
         // k(global_size, local_size, *args): sizes as lists of 1 to 3 numbers; an argument is a
         // smelt.Array, a NumPy array, a number or a _smelt.LocalMem.
         .def("__call__",

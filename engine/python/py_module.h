@@ -61,7 +61,13 @@ ArrayHandle *array_handle_of(py::handle obj);
 // ArrayHandle) and numpy.generic (NumPy scalars), so calls recognise both without Python code.
 void register_array_type(py::handle array_type, py::handle numpy_generic);
 
+// The Options of a primitive: the backend, the precision switch and the keyword options the
+// package passes through (`extra`: includes, libs, extra_flags, fast_math, bounds_check,
+// check_finite; UsageError for another key).
+Options options_from(const std::string &backend, bool single, const py::dict &extra);
+
 void bind_errors(py::module_ &m);
+void bind_options(py::module_ &m);
 void bind_arrays(py::module_ &m);
 void bind_primitives(py::module_ &m);
 void bind_kernel(py::module_ &m);

@@ -11,13 +11,6 @@ namespace smelt::python {
 
 namespace {
 
-Options options_for(const std::string &backend, bool single) {
-    Options o;
-    o.backend = backend;
-    o.precision = single ? Precision::Single : Precision::Double;
-    return o;
-}
-
 py::tuple diagnostic_tuple(const Diagnostic &d) {
     return py::make_tuple(d.file, d.loc.line, d.loc.col, d.message, d.source_line, d.rendered);
 }
@@ -68,14 +61,16 @@ py::object value_to_python(const Value &v) {
 void bind_primitives(py::module_ &m) {
     py::class_<Program>(m, "Program")
         .def(py::init([](std::string name, std::string text, int line_offset,
-                         std::vector<std::string> kernel_path) {
+                         std::vector<std::string> kernel_path, std::vector<External> externals) {
                  ProgramOptions options;
                  options.kernel_path = std::move(kernel_path);
+                 options.externals = std::move(externals);
                  return Program::from_source(std::move(name), std::move(text), options,
                                              line_offset);
              }),
              py::arg("name"), py::arg("text"), py::arg("line_offset") = 0,
-             py::arg("kernel_path") = std::vector<std::string>{})
+             py::arg("kernel_path") = std::vector<std::string>{},
+             py::arg("externals") = std::vector<External>{})
         .def_static(
             "from_file",
             [](const std::string &path, std::vector<std::string> kernel_path) {
@@ -101,11 +96,13 @@ void bind_primitives(py::module_ &m) {
 
     py::class_<PyElementwise>(m, "Elementwise")
         .def(py::init([](const Program &p, const std::string &func, const std::string &backend,
-                         bool single) {
-                 return new PyElementwise{Elementwise(p, func, options_for(backend, single)),
-                                          &backend_named(backend)};
+                         bool single, const py::dict &options) {
+                 return new PyElementwise{
+                     Elementwise(p, func, options_from(backend, single, options)),
+                     &backend_named(backend)};
              }),
-             py::arg("program"), py::arg("func"), py::arg("backend"), py::arg("single") = false)
+             py::arg("program"), py::arg("func"), py::arg("backend"), py::arg("single") = false,
+             py::arg("options") = py::dict())
         .def("__call__",
              [](PyElementwise &self, py::args args) {
                  CallArgs ca(*self.backend);
@@ -137,14 +134,16 @@ void bind_primitives(py::module_ &m) {
     py::class_<PyReduction>(m, "Reduction")
         .def(py::init([](std::optional<Program> p, std::string reduce_expr, std::string map_func,
                          const std::string &dtype_out, std::string neutral,
-                         const std::string &backend, bool single) {
+                         const std::string &backend, bool single, const py::dict &options) {
                  return new PyReduction{Reduction(p ? &*p : nullptr, std::move(reduce_expr),
                                                   std::move(map_func), dtype_from_name(dtype_out),
-                                                  std::move(neutral), options_for(backend, single)),
+                                                  std::move(neutral),
+                                                  options_from(backend, single, options)),
                                         &backend_named(backend)};
              }),
              py::arg("program"), py::arg("reduce_expr"), py::arg("map_func"), py::arg("dtype_out"),
-             py::arg("neutral"), py::arg("backend"), py::arg("single") = false)
+             py::arg("neutral"), py::arg("backend"), py::arg("single") = false,
+             py::arg("options") = py::dict())
         .def("__call__",
              [](PyReduction &self, py::args args) {
                  CallArgs ca(*self.backend);
@@ -168,16 +167,17 @@ void bind_primitives(py::module_ &m) {
     py::class_<PyScan>(m, "Scan")
         .def(py::init([](const Program &p, std::string input, std::string output,
                          std::string scan_expr, const std::string &dtype, std::string neutral,
-                         std::string segment, const std::string &backend, bool single) {
+                         std::string segment, const std::string &backend, bool single,
+                         const py::dict &options) {
                  return new PyScan{Scan(p, std::move(input), std::move(output),
                                         std::move(scan_expr), dtype_from_name(dtype),
                                         std::move(neutral), std::move(segment),
-                                        options_for(backend, single)),
+                                        options_from(backend, single, options)),
                                    &backend_named(backend)};
              }),
              py::arg("program"), py::arg("input"), py::arg("output"), py::arg("scan_expr"),
              py::arg("dtype"), py::arg("neutral"), py::arg("segment"), py::arg("backend"),
-             py::arg("single") = false)
+             py::arg("single") = false, py::arg("options") = py::dict())
         .def(
             "__call__",
             [](PyScan &self, const py::dict &named, int64_t n) {

@@ -1,6 +1,7 @@
 // Typing rules for calls: builtins (math, abs, min/max, conversions, atomics, barriers) and
 // calls of other functions of the file.
 #include "types/builtins.h"
+#include "types/externals.h"
 #include "types/lowering.h"
 
 #include <cmath>
@@ -39,6 +40,10 @@ TExpr FunctionLowerer::call(const ast::Expr &e) {
     bool construct =
         builtin && (builtin->kind == BuiltinKind::Declare || builtin->kind == BuiltinKind::Cast ||
                     builtin->kind == BuiltinKind::Atomic || builtin->kind == BuiltinKind::Barrier);
+    // An external function declared for the program comes after the file's functions and
+    // before the builtins it may be named after.
+    if (!fn && !construct)
+        if (const External *x = find_external(mod_.ast(), name)) return external_call(e, *x);
     if (builtin && (!fn || construct)) return builtin_call(e, name);
     if (!fn) {
         if (name == "range")

@@ -406,10 +406,19 @@ void ModuleLowerer::lower_pending() {
     }
 }
 
+void ModuleLowerer::use_external(const External &x) {
+    for (const auto &d : externals_)
+        if (d.name == x.name) return;
+    auto code = x.code.find(opts_.backend.substr(0, opts_.backend.find(':')));
+    if (code == x.code.end()) code = x.code.find("");
+    externals_.push_back({x.name, x.header, code == x.code.end() ? "" : code->second});
+}
+
 std::shared_ptr<ir::Module> ModuleLowerer::result() {
     auto m = std::make_shared<ir::Module>();
     m->source = ast_.source;
     m->functions = done_;
+    m->externals = externals_;
     for (const auto &f : files_)
         if (f != ast_.source &&
             std::find(m->other_files.begin(), m->other_files.end(), f) == m->other_files.end())

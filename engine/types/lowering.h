@@ -83,6 +83,8 @@ public:
     // lower_call.cpp
     TExpr call(const ast::Expr &e);
     TExpr builtin_call(const ast::Expr &e, const std::string &name);
+    // lower_external.cpp
+    TExpr external_call(const ast::Expr &e, const External &x);
 
     // lower_stmt.cpp
     void block(const ast::Block &b, ir::Block &out);
@@ -188,6 +190,8 @@ public:
     // no constant there).
     std::optional<TExpr> constant(const ast::Module &scope, const std::string &name);
     std::shared_ptr<ir::Module> result();
+    // Records that the module calls `x` (its header and code go into the generated source).
+    void use_external(const External &x);
 
     const ast::Module &ast() const { return ast_; }
     const CompileOptions &options() const { return opts_; }
@@ -223,6 +227,7 @@ private:
     std::vector<Pending> pending_;
     std::vector<std::shared_ptr<ir::Function>> done_;      // callees first
     std::vector<std::shared_ptr<const SourceFile>> files_; // of the lowered functions
+    std::vector<ir::ExternalDecl> externals_;              // called, in first-call order
 };
 
 } // namespace smelt::types

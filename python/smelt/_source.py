@@ -41,6 +41,7 @@ import numpy as np
 
 from . import errors
 from . import purepy
+from .extern import Extern, declarations
 
 __all__ = ["program_for", "kernel_text", "specialize", "function_of", "register_source"]
 
@@ -187,10 +188,10 @@ def _resolve_helper(parsed, d, name):
     return parsed.top_defs.get(name)
 
 
-def _closure(parsed, roots):
+def _closure(parsed, roots, skip=()):
     """The defs the root defs need (themselves included); the names each one reads but neither
     binds nor resolves to a def ({name: [defs]}); and the calls between them (caller, name,
-    callee)."""
+    callee). Defs whose node ids are in `skip` are not followed: their names count as free."""
     included, free, calls = [], {}, []
     work = list(roots)
     while work:
@@ -201,6 +202,8 @@ def _closure(parsed, roots):
         loads, stores = _names(d.node)
         for name in sorted(loads - stores):
             helper = _resolve_helper(parsed, d, name)
+            if helper is not None and id(helper.node) in skip:
+                helper = None
             if helper is not None and helper is not d:
                 calls.append((d, name, helper))
                 work.append(helper)
@@ -342,22 +345,23 @@ def kernel_text(funcs, constants=None, rewrite_def=None, appended=None):
 
     `constants`: {name: number} overriding module constants (specialize). `rewrite_def`:
     {function: callable(lines) -> lines} applied to a function's own lines (pytocl)."""
-    filename, text, _ = _kernel_source(funcs, constants, rewrite_def, appended)
+    filename, text, _, _ = _kernel_source(funcs, constants, rewrite_def, appended)
     return filename, text
 
 
 def _kernel_source(funcs, constants=None, rewrite_def=None, appended=None):
-    filename, text, search = _file_source(funcs, constants, rewrite_def)
+    filename, text, search, externs = _file_source(funcs, constants, rewrite_def)
     if appended:
         # Functions smelt writes (a Scan's array input) after the user's lines, so those keep
         # their numbers.
         text += appended
-    return filename, text, search
+    return filename, text, search, externs
 
 
 def _file_source(funcs, constants=None, rewrite_def=None):
-    """(filename, text, kernel search path) for `funcs`: kernel_text plus the directories of
-    the kernel libraries the text imports."""
+    """(filename, text, kernel search path, externs) for `funcs`: kernel_text plus the
+    directories of the kernel libraries the text imports and the external functions the
+    kernels call ({name: Extern}, see extern.py), found as closure or global values."""
     funcs = [function_of(f) for f in funcs]
     constants = dict(constants or {})
     for f in funcs:
@@ -377,10 +381,20 @@ def _file_source(funcs, constants=None, rewrite_def=None):
         parsed = None
     roots = [_find_def(parsed, f) for f in funcs] if parsed else [None]
     if parsed is None or any(r is None for r in roots):
-        return filename, _fragments_text(funcs, lines, constants), []
+        return filename, _fragments_text(funcs, lines, constants), [], {}
 
     included, free, calls = _closure(parsed, roots)
     objects = _function_objects(roots, funcs, calls)
+    # A def decorated into an external function (@smelt.external(...)) is no kernel function:
+    # its name is looked up at run time below, like any other name the kernel reads.
+    external_defs = set()
+    for caller, name, callee in calls:
+        f = objects.get(id(caller.node))
+        if f is not None and isinstance(_runtime_value(f, name), Extern):
+            external_defs.add(id(callee.node))
+    if external_defs:
+        included, free, calls = _closure(parsed, roots, external_defs)
+        objects = _function_objects(roots, funcs, calls)
     names = {d.name: d for d in included}
     if len(names) != len(included):
         dup = sorted({d.name for d in included if sum(x.name == d.name for x in included) > 1})
@@ -411,7 +425,7 @@ def _file_source(funcs, constants=None, rewrite_def=None):
         stmt = parsed.constants[name]
         for ln in range(stmt.lineno, stmt.end_lineno + 1):
             out[ln - 1] = lines[ln - 1]
-    imports, roots_of_libraries = [], []
+    imports, roots_of_libraries, externs = [], [], {}
     for name, readers in sorted(free.items()):
         if name in constants or name in parsed.constants or name in _LANGUAGE_NAMES:
             continue
@@ -419,6 +433,9 @@ def _file_source(funcs, constants=None, rewrite_def=None):
         for d in readers:
             f = objects.get(id(d.node))
             value = _runtime_value(f, name) if f is not None else None
+            if isinstance(value, Extern):
+                externs[name] = value
+                break
             text = _number_text(value)
             library = _library_import(value, filename) if text is None else None
             if text is not None or library is not None:
@@ -445,7 +462,7 @@ def _file_source(funcs, constants=None, rewrite_def=None):
     if out and not out[-1].endswith("\n"):
         out[-1] += "\n"
     search = roots_of_libraries + [d for d in _user_search_path() if d not in roots_of_libraries]
-    return filename, "".join(out), search if imports else []
+    return filename, "".join(out), search if imports else [], externs
 
 
 def _fragments_text(funcs, lines, constants):
@@ -471,11 +488,12 @@ def program_for(funcs, constants=None, rewrite_def=None, appended=None):
     """(engine Program, filename, text) for `funcs` (with the source text `appended` after
     theirs); Programs are cached by their text."""
     from . import _smelt
-    filename, text, search = _kernel_source(funcs, constants, rewrite_def, appended)
-    key = (filename, text, tuple(search))
+    filename, text, search, externs = _kernel_source(funcs, constants, rewrite_def, appended)
+    decls, decl_key = declarations(externs)
+    key = (filename, text, tuple(search), decl_key)
     prog = _PROGRAMS.get(key)
     if prog is None:
-        prog = _smelt.Program(filename, text, 0, search)
+        prog = _smelt.Program(filename, text, 0, search, decls)
         _lru_put(_PROGRAMS, key, prog)
     else:
         _PROGRAMS.move_to_end(key)

@@ -3,6 +3,7 @@
 ``smelt`` in the imports and the program runs on the engine."""
 
 from .array import Array, wrap  # noqa: F401
+from .extern import Extern, external  # noqa: F401
 from .config import Config, get_backend, get_config, set_config, use_config  # noqa: F401
 from .low_level import Cython, Kernel, LocalMem, cast  # noqa: F401
 from .parallel import Elementwise, Reduction, Scan, elementwise  # noqa: F401
@@ -16,4 +17,5 @@ __all__ = ["Array", "wrap", "Config", "get_backend", "get_config", "set_config",
            "Kernel", "LocalMem", "Cython", "cast", "ProfileContext", "named_profile",
            "profile2csv", "profile_kernel", "ArgumentParser", "Elementwise", "Reduction", "Scan", "elementwise",
            "get_profile_info", "print_profile", "profile", "profile_ctx", "reset_profile",
-           "KnownType", "annotate", "declare", "compile_source", "kernel_text", "specialize"]
+           "KnownType", "annotate", "declare", "compile_source", "kernel_text", "specialize",
+           "Extern", "external"]

@@ -71,11 +71,12 @@ class Kernel(_Primitive):
 
     kind = "Kernel"
 
-    def __init__(self, func, backend=None):
+    def __init__(self, func, backend=None, **options):
         if not HAVE_ENGINE:
             raise BackendUnavailableError("Kernel needs smelt's compiled engine (_smelt)")
         self.func = function_of(func)
-        self._setup(backend, self.func.__code__.co_name)  # BackendUnavailableError if absent
+        # BackendUnavailableError if absent; options as for Elementwise
+        self._setup(backend, self.func.__code__.co_name, options)
 
     def _config_key(self):
         key = super()._config_key()
@@ -88,7 +89,7 @@ class Kernel(_Primitive):
 
     def _build(self):
         prog = program_for([self.func])[0]
-        self._impl = _smelt.Kernel(prog, self.name, self._engine, self._single)
+        self._impl = _smelt.Kernel(prog, self.name, self._engine, self._single, self._options)
 
     def _geometry(self, args, global_size, local_size):
         """(global size, work-group size) of a call; see the class docstring."""

@@ -41,6 +41,30 @@ _PRELUDE_END = "---- end of smelt prelude ---- */"
 _WRAPPER_START = re.compile(r'^#line \d+ "kernel\.\w+"$', re.M)
 
 
+_OPTION_LISTS = ("includes", "libs", "extra_flags")
+_OPTION_FLAGS = ("fast_math", "bounds_check", "check_finite")
+
+
+def _engine_options(options):
+    """The keyword options of a primitive as the engine takes them (engine/smelt.h, Options):
+    ``includes`` (header directories), ``libs`` (libraries, cpu only), ``extra_flags``
+    (compiler flags): lists of strings, one string standing for a list of one; ``fast_math``,
+    ``bounds_check``, ``check_finite``: booleans."""
+    out = {}
+    for key, value in options.items():
+        if key in _OPTION_LISTS:
+            values = [value] if isinstance(value, str) else list(value or [])
+            if not all(isinstance(v, str) for v in values):
+                raise errors.UsageError("%s= takes strings, not %r" % (key, value))
+            out[key] = [str(v) for v in values]
+        elif key in _OPTION_FLAGS:
+            out[key] = bool(value)
+        else:
+            raise TypeError("unexpected keyword argument %r (options: %s)"
+                            % (key, ", ".join(_OPTION_LISTS + _OPTION_FLAGS)))
+    return out
+
+
 class _Primitive:
     """What the primitives share: the backend choice, profiling and the generated source.
 
@@ -50,7 +74,8 @@ class _Primitive:
 
     kind = "Primitive"
 
-    def _setup(self, backend, name):
+    def _setup(self, backend, name, options=None):
+        self._options = _engine_options(options or {})
         self._backend_arg = backend
         self.name = name
         self._profile_name = "%s(%s)" % (self.kind, name)
@@ -105,29 +130,32 @@ class _Primitive:
 
 
 class Elementwise(_Primitive):
-    """``Elementwise(func, backend=None)``: calling it with ``(*args)`` runs ``func(i, *args)``
-    for every i in [0, n), n being the length of the first array argument. ``call_n(n, *args)``
-    gives n explicitly."""
+    """``Elementwise(func, backend=None, **options)``: calling it with ``(*args)`` runs
+    ``func(i, *args)`` for every i in [0, n), n being the length of the first array argument.
+    ``call_n(n, *args)`` gives n explicitly. ``options`` (every primitive takes them):
+    ``includes``, ``libs``, ``extra_flags`` for external functions (smelt.extern), and
+    ``fast_math``, ``bounds_check``, ``check_finite`` (engine/smelt.h, Options)."""
 
     kind = "Elementwise"
     _program = None
 
-    def __init__(self, func, backend=None):
+    def __init__(self, func, backend=None, **options):
         self.func = function_of(func)
-        self._setup(backend, self.func.__code__.co_name)
+        self._setup(backend, self.func.__code__.co_name, options)
 
     @classmethod
-    def _from_program(cls, program, name, func, backend=None):
+    def _from_program(cls, program, name, func, backend=None, **options):
         self = cls.__new__(cls)
         self.func = func
         self._program = program
-        self._setup(backend, name)
+        self._setup(backend, name, options)
         return self
 
     def _build(self):
         if self._engine is not None:
             prog = self._program if self._program is not None else program_for([self.func])[0]
-            self._impl = _smelt.Elementwise(prog, self.name, self._engine, self._single)
+            self._impl = _smelt.Elementwise(prog, self.name, self._engine, self._single,
+                                            self._options)
 
     @property
     def elementwise(self):
@@ -153,12 +181,12 @@ class Elementwise(_Primitive):
         impl.call_n(n, *args)
 
 
-def elementwise(func=None, backend=None):
+def elementwise(func=None, backend=None, **options):
     """Decorator form of Elementwise: ``@elementwise`` or ``@elementwise(backend='opencl')``
     turns the function into an Elementwise (its ``.func`` is the function itself)."""
     if func is None:
-        return lambda f: Elementwise(f, backend=backend)
-    return Elementwise(func, backend=backend)
+        return lambda f: Elementwise(f, backend=backend, **options)
+    return Elementwise(func, backend=backend, **options)
 
 
 def serial(func=None, **kw):
@@ -179,13 +207,14 @@ class Reduction(_Primitive):
 
     kind = "Reduction"
 
-    def __init__(self, reduce_expr, map_func=None, dtype_out=np.float64, neutral="0", backend=None):
+    def __init__(self, reduce_expr, map_func=None, dtype_out=np.float64, neutral="0", backend=None,
+                 **options):
         self.reduce_expr = reduce_expr
         self.func = function_of(map_func) if map_func is not None else None
         self.neutral = str(neutral)
         self.dtype_out = np.dtype(dtype_out)
         name = self.func.__code__.co_name if self.func is not None else reduce_expr
-        self._setup(backend, name)
+        self._setup(backend, name, options)
 
     def _build(self):
         self._out_type = self.dtype_out.type
@@ -195,7 +224,7 @@ class Reduction(_Primitive):
             prog = program_for([self.func])[0] if self.func is not None else None
             self._impl = _smelt.Reduction(prog, self.reduce_expr, self.name if self.func else "",
                                           self.dtype_out.name, self.neutral, self._engine,
-                                          self._single)
+                                          self._single, self._options)
 
     @property
     def reduction(self):
@@ -247,7 +276,7 @@ class Scan(_Primitive):
     kind = "Scan"
 
     def __init__(self, input=None, output=None, scan_expr="a+b", is_segment=None,
-                 dtype=np.float64, neutral="0", complex_map=False, backend=None):
+                 dtype=np.float64, neutral="0", complex_map=False, backend=None, **options):
         if output is None:
             raise TypeError("Scan needs an output function (output=)")
         self.output = function_of(output)
@@ -261,7 +290,8 @@ class Scan(_Primitive):
         self.neutral = str(neutral)
         self.complex_map = complex_map
         self.func = self.output
-        self._setup(backend, "%s, %s" % (self.input.__code__.co_name, self.output.__code__.co_name))
+        self._setup(backend, "%s, %s" % (self.input.__code__.co_name, self.output.__code__.co_name),
+                    options)
 
     def _build(self):
         if self._engine is None:
@@ -272,7 +302,7 @@ class Scan(_Primitive):
         self._impl = _smelt.Scan(prog, self.input.__code__.co_name, self.output.__code__.co_name,
                                  self.scan_expr, self.dtype.name, self.neutral,
                                  self.is_segment.__code__.co_name if self.is_segment else "",
-                                 self._engine, self._single)
+                                 self._engine, self._single, self._options)
 
     @property
     def scan(self):

@@ -86,13 +86,15 @@ std::vector<std::string> cxx_flags(bool openmp, const std::vector<std::string> &
 }
 
 BuildResult compile_shared_object(const CxxToolchain &tc, const std::vector<std::string> &flags,
-                                  const fs::path &source, const fs::path &output) {
+                                  const fs::path &source, const fs::path &output,
+                                  const std::vector<std::string> &link_args) {
     std::vector<std::string> argv = {tc.resolved};
     argv.insert(argv.end(), flags.begin(), flags.end());
     const bool same_dir = source.parent_path() == output.parent_path();
     argv.push_back("-o");
     argv.push_back(same_dir ? output.filename().string() : fs::absolute(output).string());
     argv.push_back(same_dir ? source.filename().string() : fs::absolute(source).string());
+    argv.insert(argv.end(), link_args.begin(), link_args.end());
 
     BuildResult result;
     result.command = shell_quote(argv);

@@ -34,10 +34,12 @@ std::vector<std::string> cxx_flags(bool openmp, const std::vector<std::string> &
 // reassociation, no NaN/Inf guarantees); loops stay kept.
 std::vector<std::string> float_semantics_flags(bool fast_math);
 
-// Runs `<compiler> <flags> -o <output> <source>` in the source's folder, with relative file
-// names so messages read "kernel.cpp:12:5: error: ...". Never throws for a failed compile.
+// Runs `<compiler> <flags> -o <output> <source> <link_args>` in the source's folder, with
+// relative file names so messages read "kernel.cpp:12:5: error: ...". Libraries come after the
+// source, where the linker needs them. Never throws for a failed compile.
 BuildResult compile_shared_object(const CxxToolchain &tc, const std::vector<std::string> &flags,
                                   const std::filesystem::path &source,
-                                  const std::filesystem::path &output);
+                                  const std::filesystem::path &output,
+                                  const std::vector<std::string> &link_args = {});
 
 } // namespace smelt::cpu

@@ -109,18 +109,25 @@ void CpuBackend::copy(const Buffer &dst, size_t dst_offset, const Buffer &src, s
                      static_cast<const char *>(src.handle) + src_offset, bytes);
 }
 
+std::vector<std::string> CpuBackend::flags(const ModuleSource &src) const {
+    std::vector<std::string> extra;
+    for (const auto &dir : src.include_dirs)
+        extra.push_back("-I" + dir);
+    extra.insert(extra.end(), src.extra_flags.begin(), src.extra_flags.end());
+    return cxx_flags(!options_.serial, extra, src.fast_math);
+}
+
 ToolchainKey CpuBackend::toolchain_key(const ModuleSource &src) const {
     CxxToolchain tc = find_toolchain();
-    return {tc.resolved, tc.version,
-            flags_text(cxx_flags(!options_.serial, src.extra_flags, src.fast_math)),
-            cpu_model_key()};
+    std::string text = flags_text(flags(src));
+    if (!src.link_args.empty()) text += " (link) " + flags_text(src.link_args);
+    return {tc.resolved, tc.version, text, cpu_model_key()};
 }
 
 BuildResult CpuBackend::build(const std::filesystem::path &source_path,
                               const std::filesystem::path &binary_path, const ModuleSource &src) {
-    return compile_shared_object(find_toolchain(),
-                                 cxx_flags(!options_.serial, src.extra_flags, src.fast_math),
-                                 source_path, binary_path);
+    return compile_shared_object(find_toolchain(), flags(src), source_path, binary_path,
+                                 src.link_args);
 }
 
 std::shared_ptr<Module> CpuBackend::load(const std::filesystem::path &binary_path) {

@@ -64,6 +64,9 @@ public:
     KernelLoader &loader() { return loader_; }
 
 private:
+    // The compiler flags for src: cxx_flags with its include directories and extra flags.
+    std::vector<std::string> flags(const ModuleSource &src) const;
+
     CpuOptions options_;
     KernelLoader loader_;
 };

@@ -225,15 +225,28 @@ void CudaBackend::check_sync(CUresult r, const std::string &what) {
     throw BackendError(msg, "", "");
 }
 
+namespace {
+
+// Header directories for external functions, then the user's flags.
+std::vector<std::string> nvrtc_extra(const ModuleSource &src) {
+    std::vector<std::string> out;
+    for (const auto &dir : src.include_dirs)
+        out.push_back("--include-path=" + dir);
+    out.insert(out.end(), src.extra_flags.begin(), src.extra_flags.end());
+    return out;
+}
+
+} // namespace
+
 ToolchainKey CudaBackend::toolchain_key(const ModuleSource &src) const {
-    return {"nvrtc", nvrtc_version(), join(nvrtc_options(arch(), src.extra_flags, src.fast_math)),
+    return {"nvrtc", nvrtc_version(), join(nvrtc_options(arch(), nvrtc_extra(src), src.fast_math)),
             arch() + " (" + device_name_ + ")"};
 }
 
 BuildResult CudaBackend::build(const std::filesystem::path &source_path,
                                const std::filesystem::path &binary_path, const ModuleSource &src) {
     NvrtcOutput out = nvrtc_compile(read_file(source_path), source_path.filename().string(),
-                                    nvrtc_options(arch(), src.extra_flags, src.fast_math));
+                                    nvrtc_options(arch(), nvrtc_extra(src), src.fast_math));
     debug::log(1, out.command + " (" + std::to_string(out.seconds) + " s)");
     BuildResult result;
     result.command = out.command;

@@ -200,6 +200,10 @@ std::string OpenCLBackend::build_options(const ModuleSource &src) const {
     // Without it the source's `#pragma OPENCL FP_CONTRACT OFF` keeps a*b + c two roundings (the
     // OpenCL dialect's head), and no -cl-mad-enable is ever given.
     if (src.fast_math) out += " -cl-fast-relaxed-math";
+    // Header directories for external functions (OpenCL splits options at spaces, so a
+    // directory with one cannot be given).
+    for (const auto &dir : src.include_dirs)
+        out += " -I" + dir;
     for (const auto &f : src.extra_flags)
         out += " " + f;
     return out;

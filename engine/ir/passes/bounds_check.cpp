@@ -163,7 +163,7 @@ private:
             return Expr::atomic(e->atomic_op, e->var, ix[0],
                                 e->args.size() > 1 ? e->args[1] : nullptr, e->loc);
         }
-        if (e->kind == ExprKind::Call && !e->is_builtin) {
+        if (e->kind == ExprKind::Call && !e->is_builtin && !e->is_external) {
             auto target = call_targets_.find(e->callee);
             auto callee = originals_.find(e->callee);
             SMELT_INTERNAL_ASSERT(target != call_targets_.end() && callee != originals_.end(),
@@ -258,7 +258,8 @@ BoundsChecked bounds_check(const Module &m, const std::vector<CheckedEntry> &ent
     for (const auto &f : m.functions) {
         originals[f->name] = f.get();
         for_each_expr(f->body, [&](const Expr &e) {
-            if (e.kind == ExprKind::Call && !e.is_builtin) called.insert(e.callee);
+            if (e.kind == ExprKind::Call && !e.is_builtin && !e.is_external)
+                called.insert(e.callee);
         });
     }
     // Calls go to the helper form: the function itself, or the copy of an entry.
