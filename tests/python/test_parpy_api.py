@@ -422,6 +422,39 @@ def test_external_declaration():
     assert (decl.params, decl.result) == (["floatp", "long"], "void")
 
 
+MY_CLAMP_H = "double my_clamp(double v) { return v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v); }\n"
+
+
+@pytest.mark.parametrize("backend", [backend_param(b) for b in (B.Cpu, B.OpenCL, B.Python)])
+def test_external_from_a_header(backend, tmp_path):
+    (tmp_path / "my_clamp.h").write_text(MY_CLAMP_H)
+    declared_for = B.Cpu if backend is B.Python else backend
+
+    @parpy.external("my_clamp", declared_for, parpy.Target.Device, header="my_clamp.h")
+    def clamp(v: parpy.types.F64) -> parpy.types.F64:
+        return min(max(v, 0.0), 1.0)
+
+    @parpy.jit
+    def clamp_all(x, N):
+        parpy.label("N")
+        for i in range(N):
+            x[i] = clamp(x[i])
+
+    opts = opts_for(backend, {"N": parpy.threads(4)})
+    opts.includes = [str(tmp_path)]
+    x = np.array([-1.0, 0.25, 2.0, 1.0])
+    clamp_all(x, 4, opts=opts)
+    np.testing.assert_array_equal(x, [0.0, 0.25, 1.0, 1.0])
+    if backend is not B.Python:
+        text = parpy.print_compiled(clamp_all, [x, 4], opts)
+        assert '#include "my_clamp.h"' in text and "my_clamp(" in text
+    if backend is B.OpenCL:
+        on_cpu = opts.copy()
+        on_cpu.backend = B.Cpu
+        with pytest.raises(smelt.UsageError, match="declared for OpenCL, but runs on cpu"):
+            clamp_all(x, 4, opts=on_cpu)
+
+
 def test_external_runs_its_python_body_on_the_python_backend():
     x = np.array([-1.0, 0.5, 2.0])
     clamp_all(x, 3, opts=opts_for(B.Python, {"N": parpy.threads(3)}))

@@ -30,11 +30,24 @@ def engine_spec(parallelize):
             for label, p in parallelize.items()}
 
 
+def _takes_options():
+    """True when the LoopFunction binding takes ``options=`` (includes, libs, extra_flags)."""
+    return "options" in (_smelt.LoopFunction.__init__.__doc__ or "")
+
+
 def make(program, name, opts, backend, single):
     """The engine's LoopFunction for function `name` of `program` under `opts`."""
     _require()
-    return _smelt.LoopFunction(program, name, engine_spec(opts.parallelize), backend=backend,
-                               single=single)
+    extra = {k: list(getattr(opts, k)) for k in ("includes", "libs", "extra_flags")
+             if getattr(opts, k)}
+    kwargs = {"backend": backend, "single": single}
+    if extra:
+        if not _takes_options():
+            raise errors.BackendUnavailableError(
+                "CompileOptions %s: this build's loop-parallel functions take no compiler "
+                "options" % ", ".join(sorted(extra)))
+        kwargs["options"] = extra
+    return _smelt.LoopFunction(program, name, engine_spec(opts.parallelize), **kwargs)
 
 
 def run(impl, args):

@@ -1,10 +1,12 @@
 """``@parpy.external(ext_name, backend, target, header=None, parallelize=LoopPar())``: declares
 that calls to the decorated Python function mean the native function `ext_name`.
 
-The decorator records an External (the declaration) and returns the function unchanged, so in
-CPython (and on the Python backend) the Python body is what runs. Compiling a jit function
-that calls an external needs the engine's support for externals; where this build lacks it the
-compile is a BackendUnavailableError (a NotImplementedError) naming the external.
+The decorator records a Declaration and returns the engine's external function
+(``smelt.extern.External``: name, signature from the parpy.types annotations, header, the one
+backend, C name `ext_name`), whose CPython meaning is the decorated function: calling it in
+Python, or on the Python backend, runs the Python body. A jit function calling it compiles the
+call as a call of `ext_name` (docs/LANGUAGE.md, "External functions"); the header is found
+through ``CompileOptions.includes``.
 """
 
 import ast
@@ -13,12 +15,14 @@ import collections
 from .. import errors
 from .types import CompileBackend, ElemSize, LoopPar, Pointer, Target
 
-__all__ = ["External", "external", "externals", "externals_called"]
+__all__ = ["Declaration", "external", "externals", "externals_called"]
 
-External = collections.namedtuple(
-    "External", "ext_name backend target header parallelize func params result")
+Declaration = collections.namedtuple(
+    "Declaration", "ext_name backend target header parallelize func params result")
 
-_EXTERNALS = {}  # Python function name -> [External], newest last
+_EXTERNALS = {}  # Python function name -> [Declaration], newest last
+_ENGINE_BACKEND = {CompileBackend.Cpu: "cpu", CompileBackend.OpenCL: "opencl",
+                   CompileBackend.Cuda: "cuda"}
 
 
 def external(ext_name, backend, target, header=None, parallelize=None):
@@ -39,18 +43,27 @@ def external(ext_name, backend, target, header=None, parallelize=None):
         raise errors.UsageError("external: parallelize must be a LoopPar, not %r" % (parallelize,))
     if target is Target.Host and parallelize.is_parallel():
         raise errors.UsageError("external %s: host externals cannot be parallel" % ext_name)
-    if backend is CompileBackend.Cuda and target is Target.Host:
-        raise errors.UsageError("external %s: CUDA externals run on the device (Target.Device); "
-                                "host externals are not supported for CUDA" % ext_name)
+    if backend is not CompileBackend.Cpu and target is Target.Host:
+        raise errors.UsageError("external %s: host externals exist for the CPU backend only: on "
+                                "CUDA and OpenCL, Smelt runs sequential code on the device too "
+                                "(use Target.Device)" % ext_name)
+    if parallelize.is_parallel():
+        raise errors.UsageError("external %s: parallel externals (parallelize=) are not "
+                                "supported by Smelt; call the external inside a parallel loop"
+                                % ext_name)
     if header is not None and not isinstance(header, str):
         raise errors.UsageError("external %s: header must be a string" % ext_name)
 
     def declare(fn):
+        from ..extern import External
         params, result = signature(fn)
-        decl = External(ext_name, backend, target, header, parallelize, fn, params, result)
+        decl = Declaration(ext_name, backend, target, header, parallelize, fn, params, result)
         _EXTERNALS.setdefault(fn.__name__, []).append(decl)
-        fn.__parpy_external__ = decl
-        return fn
+        ext = External(fn.__name__, (tuple(params), result), header=header,
+                       backends=[_ENGINE_BACKEND[backend]], c_name=ext_name, python=fn)
+        ext.__parpy_external__ = decl
+        ext.__wrapped__ = fn
+        return ext
 
     return declare
 
@@ -94,23 +107,25 @@ def signature(fn):
 
 
 def externals():
-    """Every External declared so far, by Python function name."""
+    """Every Declaration made so far, by Python function name."""
     return {name: list(decls) for name, decls in _EXTERNALS.items()}
 
 
-def externals_called(def_node, globals_):
-    """The Externals a function body calls by name (``f(...)`` or ``mod.f(...)`` where the
-    name resolves, in the function's globals, to a decorated function)."""
+def externals_called(def_node, func):
+    """The Declarations the body of `func` (its node `def_node`) calls by name: ``f(...)`` or
+    ``mod.f(...)`` where the name is, in the function's globals or closure, a function
+    decorated by ``external``."""
+    from .._source import _runtime_value
     found = []
     for n in ast.walk(def_node):
         if not isinstance(n, ast.Call):
             continue
         value = None
         if isinstance(n.func, ast.Name):
-            value = globals_.get(n.func.id)
+            value = _runtime_value(func, n.func.id)
         elif isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name):
-            value = getattr(globals_.get(n.func.value.id), n.func.attr, None)
+            value = getattr(_runtime_value(func, n.func.value.id), n.func.attr, None)
         decl = getattr(value, "__parpy_external__", None)
-        if isinstance(decl, External) and decl not in found:
+        if isinstance(decl, Declaration) and decl not in found:
             found.append(decl)
     return found

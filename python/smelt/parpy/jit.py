@@ -266,12 +266,12 @@ class JitFunction:
 
     def _compile(self, keys, opts, backend, single):
         """A new engine LoopFunction (it compiles when first called)."""
-        called = externals_called(self._src.node, self.func.__globals__)
-        if called:
-            raise errors.BackendUnavailableError(
-                "%s calls the external %s: this build of smelt's engine cannot compile calls to "
-                "externals (CompileBackend.Python runs the Python bodies)"
-                % (self.func.__name__, ", ".join(e.ext_name for e in called)))
+        called = externals_called(self._src.node, self.func)
+        wrong = [e for e in called if e.backend.value != backend]
+        if wrong:
+            raise errors.UsageError("%s calls the external %s, declared for %s, but runs on %s"
+                                    % (self.func.__name__, wrong[0].ext_name,
+                                       wrong[0].backend.name, backend))
         modules = _module_names(self.func)
         rewrite = rewrite_for(keys, modules)
         program, filename, text = program_for(
