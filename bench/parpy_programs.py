@@ -7,7 +7,9 @@ the CPU and against CuPy or PyTorch on CUDA, in the same run.
 
 Every program runs with its arguments as parpy buffers on the chosen backend (so on a GPU the
 data stays on the device between calls, as with ParPy's buffers), once to compile, then R timed
-runs each followed by parpy.sync; the best is reported. The reference runs the same
+runs each followed by parpy.sync; the best is reported. (A GPU buffer of rank >= 2 is still
+copied through the host on each call: the engine takes shaped arrays from Python as NumPy
+arrays only. The programs over matrices include those copies on cuda/opencl.) The reference runs the same
 computation: NumPy on the host; on cuda also CuPy (else PyTorch) on the same card when
 importable, with the device synchronised likewise. Sizes are modest by default; --scale
 multiplies every program's element count. Results are checked against NumPy before timing.
