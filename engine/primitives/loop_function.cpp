@@ -2,6 +2,7 @@
 // integer values and array sizes; plan (loop_function/plan.h) → outlined IR (outline.h) → one
 // translation unit per backend (units.h), compiled through the backend's cache.
 #include "primitives/binding.h"
+#include "primitives/external_options.h"
 #include "primitives/loop_function/specialise.h"
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
@@ -105,6 +106,7 @@ const LoopSpec &LoopFunctionState::spec_for(const std::vector<Arg> &args) {
                           (options.precision == Precision::Single ? ";single" : "");
         src.signature = sig;
         src.fast_math = options.fast_math;
+        apply_external_options(src, options, backend->name()); // includes, libs, extra_flags
         out.module = backend->compile(src);
         out.source = std::move(src.source);
         if (gpu) {

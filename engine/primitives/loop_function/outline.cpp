@@ -108,6 +108,7 @@ public:
         out_.module->source = m.source;
         out_.module->other_files = m.other_files;
         out_.module->bounds_checked = m.bounds_checked;
+        out_.module->externals = m.externals; // their headers and code come first
         for (const auto &g : m.functions)
             if (g.get() != &f) out_.module->functions.push_back(g);
         for (const auto &v : plan.frame)
