@@ -9,9 +9,10 @@ name and the differences from ParPy.
 Modules: types.py (ElemSize, Target, CompileBackend, LoopPar), options.py (CompileOptions, par,
 threads, reduce, backend resolution), operators.py (label, gpu, reductions, casts: their CPython
 meaning; math.py the same math under ``parpy.math``), jit.py (jit, print_compiled,
-compile_string, clear_cache), buffer.py (buffers), arrays.py (torch/CuPy arrays), dictargs.py
-(dict arguments), rewrite.py (the text the engine gets), source.py (ParPy's rejections),
-external.py (externals), engine.py (the engine's loop-parallel functions).
+compile_string, clear_cache), callargs.py (a call's arguments for the engine), buffer.py
+(buffers), arrays.py (torch/CuPy arrays), dictargs.py (dict arguments), rewrite.py (the text
+the engine gets), source.py (ParPy's rejections, located errors), external.py (externals),
+engine.py (the engine's loop-parallel functions).
 """
 
 from . import buffer, math, operators, types  # noqa: F401

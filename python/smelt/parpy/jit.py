@@ -11,7 +11,6 @@ makes a recompilation of the same code cheap; ``clear_cache()`` empties both.
 """
 
 import functools
-import numbers
 import time
 import weakref
 
@@ -19,113 +18,16 @@ import numpy as np
 
 from .. import errors
 from .._source import function_of, program_for
-from ..array import Array
-from . import arrays, dictargs, engine
+from . import arrays, callargs, dictargs, engine
 from .buffer import Buffer
 from .external import externals_called
 from .options import CompileOptions, resolve_backend
 from .rewrite import rewrite_for
-from .source import check_restrictions, function_source
-from .types import ElemSize
+from .source import check_restrictions, function_source, user_lines
 
 __all__ = ["jit", "JitFunction", "print_compiled", "compile_string", "clear_cache"]
 
 _LIVE = weakref.WeakSet()  # every JitFunction, so clear_cache can empty their caches
-
-
-class _Call:
-    """One call's arguments converted for the engine, with the key of their specialisation and
-    what to do after the run (write copies back)."""
-
-    __slots__ = ("args", "key", "after")
-
-    def __init__(self):
-        self.args, self.key, self.after = [], [], []
-
-    def finish(self):
-        for f in self.after:
-            f()
-
-
-def _float_single(opts):
-    size = opts.force_float_size
-    if size is ElemSize.F16:
-        raise errors.UsageError("force_float_size=ElemSize.F16: Smelt computes in float32 or "
-                                "float64 only")
-    return size is ElemSize.F32
-
-
-def _scalar(value, opts, name):
-    """A number as the engine should receive it, honouring force_int_size/force_float_size."""
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (numbers.Integral, np.integer)):
-        if opts.force_int_size is not None:
-            return np.dtype(opts.force_int_size.value).type(value)
-        return value
-    if isinstance(value, (numbers.Real, np.floating)):
-        if opts.force_float_size is ElemSize.F32:
-            return np.float32(value)
-        return value
-    raise errors.UsageError("argument %s: cannot pass %s to a ParPy function (arrays, buffers, "
-                            "numbers and dicts of those are accepted)" % (name, type(value).__name__))
-
-
-def _check_buffer(name, buf, backend):
-    """A buffer made for one backend is passed only to functions running on it (as in ParPy);
-    a host buffer (backend None) goes anywhere."""
-    if buf.backend is not None and buf.backend.value != backend:
-        raise errors.UsageError("argument %s is a buffer of backend %s, but the function runs "
-                                "on %s" % (name, buf.backend.name, backend))
-
-
-def _convert(call, name, arg, opts, backend):
-    """Appends `arg` (parameter `name`), converted for the engine `backend`, to `call`."""
-    kind = type(arg)
-    if kind is np.ndarray:  # the common cases first: a call's cost is mostly this function
-        call.key.append(("a", arg.dtype.str, arg.shape))
-        call.args.append(arg)
-        return
-    if kind is float and opts.force_float_size is None:
-        call.key.append(("s", "float", None))
-        call.args.append(arg)
-        return
-    if kind is int and opts.force_int_size is None:
-        call.key.append(("s", "int", arg))
-        call.args.append(arg)
-        return
-    if isinstance(arg, Buffer):
-        _check_buffer(name, arg, backend)
-        call.key.append(("a", arg._array.dtype.str, arg.shape))
-        if arg.on_host and (backend != "cpu" or arg.ndim > 1):
-            # Host memory for a GPU (the engine copies it around the call), or shaped.
-            call.args.append(arg.numpy())
-        elif arg.ndim == 1:
-            call.args.append(arg._array)
-        else:
-            # A device buffer of rank >= 2 goes through the host: the engine takes shaped
-            # arrays from Python as NumPy arrays only.
-            host = arg.numpy()
-            call.args.append(host)
-            call.after.append(lambda: arg._array.set(host.reshape(-1)))
-        return
-    if isinstance(arg, Array):
-        call.key.append(("a", arg.dtype.str, (len(arg),)))
-        call.args.append(arg)
-        return
-    if arrays.is_array(arg):
-        host, back = arrays.host_view(arg)
-        call.key.append(("a", host.dtype.str, host.shape))
-        call.args.append(host)
-        if back is not None:
-            call.after.append(back)
-        return
-    value = _scalar(arg, opts, name)
-    # Integers are constants of the engine's code (parallel loop bounds must be known), so
-    # their values are part of the key, as in ParPy; floats are passed at run time.
-    is_int = isinstance(value, (bool, numbers.Integral, np.integer))
-    call.key.append(("s", type(value).__name__, value if is_int else None))
-    call.args.append(value)
 
 
 def _opts_kwarg(kwargs, name):
@@ -161,21 +63,6 @@ def _parpy_imports(names):
         "import smelt.parpy as %s\n" % n for n in names)
 
 
-def _with_user_lines(exc, src):
-    """`exc` with the lines of `src`'s file as the user wrote them: the engine quotes the text it
-    compiled, in which rewrite.py replaced spans (with the columns kept)."""
-    diags = []
-    for d in exc.diagnostics:
-        if d.filename == src.filename and d.lineno and d.lineno <= len(src.lines):
-            text = src.lines[d.lineno - 1].rstrip("\n")
-            if text != d.text:
-                rendered = "%s:%d:%d: error: %s\n%s\n%s^" % (
-                    d.filename, d.lineno, d.offset, d.message, text, " " * ((d.offset or 1) - 1))
-                d = d._replace(text=text, rendered=rendered)
-        diags.append(d)
-    return type(exc)(diags)
-
-
 class JitFunction:
     """What ``@parpy.jit`` makes of a function: call it with ``opts=``. ``compilations`` counts
     the specialisations compiled (a Smelt addition, to see the cache at work)."""
@@ -206,7 +93,7 @@ class JitFunction:
         try:
             engine.run(impl, call.args)
         except errors.CompileError as exc:
-            raise _with_user_lines(exc, self._src) from None
+            raise user_lines(exc, self._src) from None
         finally:
             call.finish()
         if opts.debug_print and impl not in self._ran:
@@ -243,7 +130,7 @@ class JitFunction:
         return keys
 
     def _specialise(self, args, opts, backend):
-        """(engine LoopFunction, _Call) for these arguments, compiling on a cache miss."""
+        """(engine LoopFunction, callargs.Call) for these arguments, compiling on a cache miss."""
         self._check_count(args)
         keys = self._dict_keys(args)
         if keys:
@@ -253,10 +140,10 @@ class JitFunction:
             dict_key = tuple((p, tuple(k)) for p, k in keys.items())
         else:
             names, dict_key = self._params, ()
-        single = _float_single(opts)
-        call = _Call()
+        single = callargs.single_precision(opts)
+        call = callargs.Call()
         for name, arg in zip(names, args):
-            _convert(call, name, arg, opts, backend)
+            callargs.convert(call, name, arg, opts, backend)
         key = (backend, single, opts.key(), dict_key, tuple(call.key))
         impl = self._cache.get(key)
         if impl is None:
@@ -295,7 +182,7 @@ class JitFunction:
 
         def host(a, name):
             if isinstance(a, Buffer):
-                _check_buffer(name, a, "python")
+                callargs.check_buffer(name, a, "python")
                 if a.on_host:
                     return a.numpy()
                 values = a.numpy()
@@ -308,7 +195,7 @@ class JitFunction:
                 if back is not None:
                     after.append(back)
                 return view
-            return _scalar(a, opts, name)
+            return callargs.scalar(a, opts, name)
 
         try:
             with np.errstate(all="ignore"):
@@ -327,7 +214,7 @@ class JitFunction:
         try:
             return engine.source(impl, call.args)
         except errors.CompileError as exc:
-            raise _with_user_lines(exc, self._src) from None
+            raise user_lines(exc, self._src) from None
 
     def clear(self):
         self._cache.clear()

@@ -12,7 +12,8 @@ import collections
 from .. import errors
 from .._source import _find_def, _parse, _source_lines, function_of
 
-__all__ = ["FunctionSource", "function_source", "located_error", "check_restrictions"]
+__all__ = ["FunctionSource", "function_source", "located_error", "check_restrictions",
+           "user_lines"]
 
 FunctionSource = collections.namedtuple("FunctionSource", "func filename lines node")
 
@@ -65,3 +66,18 @@ def check_restrictions(src):
                 if not _is_gpu(item.context_expr) or item.optional_vars is not None:
                     raise located_error(src, item.context_expr, "the only with statement of "
                                         "ParPy functions is 'with parpy.gpu:'")
+
+
+def user_lines(exc, src):
+    """`exc` with the lines of `src`'s file as the user wrote them: the engine quotes the text it
+    compiled, in which rewrite.py replaced spans (with the columns kept)."""
+    diags = []
+    for d in exc.diagnostics:
+        if d.filename == src.filename and d.lineno and d.lineno <= len(src.lines):
+            text = src.lines[d.lineno - 1].rstrip("\n")
+            if text != d.text:
+                rendered = "%s:%d:%d: error: %s\n%s\n%s^" % (
+                    d.filename, d.lineno, d.offset, d.message, text, " " * ((d.offset or 1) - 1))
+                d = d._replace(text=text, rendered=rendered)
+        diags.append(d)
+    return type(exc)(diags)
