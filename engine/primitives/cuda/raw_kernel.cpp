@@ -29,7 +29,7 @@ RawKernelUnit raw_kernel_unit(const ir::Module &m, const std::string &function) 
             params += "const uint64_t " + var;
             args += "(" + codegen::type_name(d, t) + ")(smelt_dynamic_shared + " + var + ")";
             dynamic_shared = true;
-        } else if (t.is_pointer()) {
+        } else if (t.is_buffer()) {
             params += codegen::type_name(d, t) + var;
             args += var;
         } else {
