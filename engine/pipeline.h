@@ -29,9 +29,19 @@ struct KernelRequest {
     SourceLoc requested_at; // where the request came from, if from source (else invalid)
 };
 
+// What a loop-parallel function (LoopFunction, ParPy's model) is specialised on besides its
+// parameter types: integer scalar arguments become constants of the entry function (loop
+// bounds known when it is compiled) and arrays have known extents (`x[:]`, parpy.sum(x[i, :])).
+struct LoopEntry {
+    std::string function;                               // the requested (emitted) name
+    std::map<std::string, int64_t> values;              // parameter → its value
+    std::map<std::string, std::vector<int64_t>> shapes; // array parameter → its extents
+};
+
 struct CompileOptions {
     Precision precision = Precision::Double;
     std::string backend = "cpu"; // decides which builtins are allowed (LID_0 etc. not on cpu)
+    std::shared_ptr<const LoopEntry> loop_entry; // set by LoopFunction only
 };
 
 // Reads a kernel file. A missing or unreadable file is a UsageError.

@@ -12,9 +12,18 @@
 // int64_t `long`, an int32_t `int`, ...), and each distinct argument-type list is compiled once
 // (per primitive object in memory, and across processes through the disk cache).
 //
+// Multi-dimensional arrays: smelt::shaped(a, {rows, cols}) (or Arg(a, {rows, cols})) passes `a`
+// as a row-major array of that shape (the extents' product must be a.size(), else UsageError).
+// An unannotated parameter given a shaped array of rank >= 2 is a global matrix of that shape:
+// the kernel indexes it x[i, j] (x[i, j, k], ...) and reads x.shape[k] and len(x) as constants;
+// each shape is its own specialisation (docs/LANGUAGE.md, "Multi-dimensional arrays"). A call
+// without n runs for i < len() of its first array: a shaped array's first extent.
+//
 // Argument rules, for every primitive:
 //   - An Array given to a parameter annotated with a pointer type must have exactly that element
-//     type; otherwise UsageError naming the parameter and both types. In single precision
+//     type; otherwise UsageError naming the parameter and both types. A shaped array given to such
+//     a parameter is its flat elements (Compyle's meaning); only unannotated parameters take the
+//     shape. In single precision
 //     (Options::precision) `double` parameters compile as `float`, so such parameters need
 //     float32 arrays, and unannotated parameters given float64 arrays are an error too.
 //   - A scalar given to an annotated scalar parameter is converted to the declared type (as C
@@ -34,6 +43,7 @@
 #include "array/array_ops.h"
 #include "array/dtype.h"
 #include "pipeline.h"
+#include "primitives/loop_par.h"
 #include "primitives/radix_sort.h"
 #include "support/error.h"
 #include "support/profile.h"
@@ -57,6 +67,7 @@ struct ElementwiseState;
 struct ReductionState;
 struct ScanState;
 struct KernelState;
+struct LoopFunctionState;
 } // namespace primitives
 
 struct Options {
@@ -190,6 +201,11 @@ private:
 class Arg {
 public:
     Arg(const Array &a);
+    // A shaped array: `a`'s elements seen as a row-major array of extents `shape` (their product
+    // must be a.size(), else UsageError). Of rank >= 2 it gives an unannotated parameter the
+    // type of a global matrix of that shape, indexed x[i, j] in the kernel (see the header
+    // comment); of rank 1 it is the plain array.
+    Arg(const Array &a, std::vector<int64_t> shape);
     template <class T>
     requires std::is_arithmetic_v<T> Arg(T v) {
         if constexpr (std::is_same_v<T, bool>) {
@@ -213,8 +229,13 @@ public:
 
     bool is_array() const { return is_array_; }
     const Array &array() const { return array_; } // null unless is_array()
+    // An array's extents: the shape it was given, else {size()}. Empty for a scalar.
+    const std::vector<int64_t> &shape() const { return shape_; }
+    // An array's len(): its first extent (its size when unshaped). 0 for a scalar.
+    int64_t length() const { return shape_.empty() ? 0 : shape_[0]; }
     // The kernel type this argument gives an unannotated parameter: pointer to the array's
-    // element type, or the scalar's type.
+    // element type (a global matrix of its shape when shaped with rank >= 2), or the scalar's
+    // type.
     Type type() const;
     // The scalar's bytes converted (as C converts) to `to`, into `out` (at most 8 bytes).
     void convert_scalar(Scalar to, void *out) const;
@@ -226,6 +247,7 @@ private:
 
     Array array_;
     bool is_array_ = false;
+    std::vector<int64_t> shape_;
     Scalar scalar_ = Scalar::I32;
     union {
         int64_t i;
@@ -233,6 +255,12 @@ private:
         double f;
     } v_{};
 };
+
+// `a` as a shaped argument (Arg(a, shape)): shaped(x, {rows, cols}) reads better in a call's
+// argument list than a nested brace.
+inline Arg shaped(const Array &a, std::vector<int64_t> shape) {
+    return Arg(a, std::move(shape));
+}
 
 // Arguments by parameter name, in any order: {{"x", x}, {"a", 2.0}}, or built up in a vector
 // (NamedArgs(v)). Its own type rather than a std::map, so that a name given twice is reported
@@ -280,7 +308,8 @@ public:
     Elementwise(Elementwise &&) noexcept;
     Elementwise &operator=(Elementwise &&) noexcept;
 
-    // n = length of the first Array argument (UsageError when there is none).
+    // n = len() of the first Array argument: its size, or a shaped array's first extent
+    // (UsageError when there is none).
     void operator()(const std::vector<Arg> &args);
     void operator()(int64_t n, const std::vector<Arg> &args);
     // By name: every parameter after the index exactly once (UsageError naming unknown, missing
@@ -300,7 +329,8 @@ private:
 //     are CompileErrors located in the file "<reduce_expr>".
 //   - map_func: "" → the call gives one Array and its elements (converted to dtype_out) are
 //     reduced; else a function m(i, ...) of `program` whose result (converted to dtype_out) is
-//     reduced, and the call gives m's parameters after i, n being the length of the first Array.
+//     reduced, and the call gives m's parameters after i, n being the len() of the first Array
+//     (a shaped array's first extent).
 //   - neutral: a Python expression ("0", "-inf", "INFINITY"): the result for n = 0.
 //   - In single precision a Float64 dtype_out becomes Float32.
 //
@@ -452,6 +482,47 @@ public:
 
 private:
     std::unique_ptr<primitives::KernelState> s_;
+};
+
+// A loop-parallel function (ParPy's model, docs/LANGUAGE.md "Loop-parallel functions"): an
+// ordinary-looking function over arrays whose `for` loops (and slice statements) carry labels,
+//
+//   import smelt.parpy as parpy
+//   def row_sums(x, out, N, M):
+//       parpy.label('N')
+//       for i in range(N):
+//           s = 0.0
+//           parpy.label('M')
+//           for j in range(M):
+//               s += x[i * M + j]
+//           out[i] = s
+//
+//   smelt::LoopFunction f(prog, "row_sums", {{"N", {}}, {"M", {.reduce = true}}});
+//   f({x, out, int64_t(n), int64_t(m)});
+//
+// run with the labelled loops that `spec` names in parallel: a top-level loop (with the spec-
+// labelled loops directly inside it) over OpenMP threads on the CPU and over work-items on GPUs;
+// a `reduce` loop (its body ends with acc op= term) combined in a fixed order, across threads
+// at the top level, across a work-group inside a parallel loop on GPUs. Everything else runs
+// sequentially in order (on GPUs as one-work-item kernels, next to the data). Arguments are
+// Arrays and scalars; like ParPy, a specialisation is compiled per argument types, integer scalar
+// values (they are constants of the code: parallel loop bounds must be known) and array sizes.
+// CompileError (located) for what cannot run as the spec says (see plan.h); UsageError for bad
+// calls. Bounds and finite checks (Options) are not applied to loop functions.
+class LoopFunction {
+public:
+    LoopFunction(const Program &program, const std::string &name, ParallelSpec spec,
+                 Options options = {});
+    ~LoopFunction();
+    LoopFunction(LoopFunction &&) noexcept;
+    LoopFunction &operator=(LoopFunction &&) noexcept;
+
+    void operator()(const std::vector<Arg> &args);
+    // The whole translation unit of the specialisation for these arguments (compiled if new).
+    std::string source(const std::vector<Arg> &args);
+
+private:
+    std::unique_ptr<primitives::LoopFunctionState> s_;
 };
 
 } // namespace smelt

@@ -38,7 +38,11 @@ enum class ExprKind {
     Compare, // args[0] ops[0] args[1] ops[1] args[2] ...; ops are "==", "!=", "<", "<=", ">", ">="
     IfExp,   // args[1] if args[0] else args[2]
     Call,    // args[0](args[1:]); keywords in `keywords`
+    Slice,   // lo:hi:step as an index (ParPy files only); int_value says which parts are
+             // present (kSliceLo | kSliceHi | kSliceStep), args holds those present, in order
 };
+
+constexpr uint64_t kSliceLo = 1, kSliceHi = 2, kSliceStep = 4;
 
 struct Keyword {
     std::string name;
@@ -177,6 +181,10 @@ struct Module {
     // other assignments, `if` blocks, ...): a name imported from this file that is none of its
     // functions or constants is an error only when it is not even among these.
     std::set<std::string> other_names;
+    // Names bound to ParPy's module (`import smelt.parpy as parpy`, `import parpy`,
+    // `from smelt import parpy`): the file may use its loop-parallel syntax (parpy.label,
+    // slices, `with parpy.gpu:`, parpy.sum, ...; docs/LANGUAGE.md, "Loop-parallel functions").
+    std::set<std::string> parpy_names;
     // On the main file only: the other files of the program, in the order they were found.
     std::vector<std::shared_ptr<const Module>> imported_modules;
     // On the main file only: the external functions every kernel of the program may call

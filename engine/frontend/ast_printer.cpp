@@ -88,6 +88,11 @@ public:
         case K::IfExp:
             text = "IfExp";
             break;
+        case K::Slice:
+            text = std::string("Slice") + (e.int_value & ast::kSliceLo ? " lo" : "") +
+                   (e.int_value & ast::kSliceHi ? " hi" : "") +
+                   (e.int_value & ast::kSliceStep ? " step" : "");
+            break;
         case K::Call:
             text = "Call";
             break;

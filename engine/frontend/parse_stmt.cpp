@@ -102,7 +102,10 @@ void Parser::parse_statement_or_throw(ast::Block &out) {
     }
     if (t.is_name("class")) fail(t.loc, "classes are not supported in kernels");
     if (t.is_name("try")) fail(t.loc, "try/except is not supported in kernels");
-    if (t.is_name("with")) fail(t.loc, "with statements are not supported in kernels");
+    if (t.is_name("with")) {
+        if (parpy_names_.empty()) fail(t.loc, "with statements are not supported in kernels");
+        return parse_with(out);
+    }
     if (t.is_name("async"))
         fail(t.loc, "async is not supported in kernels (async def, async for, async with)");
     if (t.is_name("elif") || t.is_name("else") || t.is_name("except") || t.is_name("finally"))
@@ -291,13 +294,33 @@ void Parser::finish(ast::Stmt &s) const {
                         " compound statements (if, elif, while, for) inside one another");
 }
 
+// `with parpy.gpu:` marks sequential code ParPy would run on the GPU. Smelt runs a
+// loop-parallel function's sequential code where its data lives anyway (docs/LANGUAGE.md), so
+// the block is simply its statements.
+void Parser::parse_with(ast::Block &out) {
+    const Token &with = advance();
+    const Token &name = peek();
+    const bool gpu = name.kind == TokenKind::Name && parpy_names_.count(name.text) &&
+                     at_op(".", 1) && at_name("gpu", 2) && at_op(":", 3);
+    if (!gpu)
+        fail(with.loc, "with statements are not supported in kernels; ParPy accepts only "
+                       "`with " +
+                           *parpy_names_.begin() + ".gpu:`");
+    pos_ += 3;
+    expect_op(":");
+    for (auto &s : parse_suite())
+        out.push_back(std::move(s));
+}
+
 ast::StmtPtr Parser::parse_while() {
     auto s = make_stmt(StmtKind::While, advance().loc);
     s->cond = parse_expr();
     if (at_op("=")) fail(peek().loc, kEqualsInCondition);
     expect_op(":");
     s->body = parse_suite();
-    if (at_name("else")) fail(peek().loc, "while ... else is not supported in kernels");
+    if (at_name("else"))
+        fail(peek().loc, std::string("while ... else is not supported in kernels") +
+                             (parpy_names_.empty() ? "" : " (ParPy rejects it too)"));
     finish(*s);
     return s;
 }
@@ -331,7 +354,9 @@ ast::StmtPtr Parser::parse_for() {
     for (size_t i = 1; i < iter->args.size(); ++i)
         s->range_args.push_back(std::move(iter->args[i]));
     s->body = parse_suite();
-    if (at_name("else")) fail(peek().loc, "for ... else is not supported in kernels");
+    if (at_name("else"))
+        fail(peek().loc, std::string("for ... else is not supported in kernels") +
+                             (parpy_names_.empty() ? "" : " (ParPy rejects it too)"));
     finish(*s);
     return s;
 }

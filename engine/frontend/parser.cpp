@@ -133,6 +133,8 @@ void Parser::skip_clauses() {
 std::shared_ptr<ast::Module> Parser::parse_module() {
     auto m = std::make_shared<ast::Module>();
     m->source = file_;
+    parpy_names_ = scan_parpy_names();
+    m->parpy_names = parpy_names_;
     while (!at(TokenKind::End)) {
         try {
             parse_top_level(*m);
@@ -176,6 +178,66 @@ void Parser::parse_top_level(ast::Module &m) {
     } else {
         skip_python_statement(m); // ordinary Python (classes, main block, ...): never compiled
     }
+}
+
+std::set<std::string> Parser::scan_parpy_names() const {
+    std::set<std::string> out;
+    auto is_parpy = [](const std::string &path) {
+        return path == "parpy" || path == "smelt.parpy";
+    };
+    for (size_t k = 0; k < tokens_.size(); ++k) {
+        const Token &t = tokens_[k];
+        if (t.loc.col != 1 || (!t.is_name("import") && !t.is_name("from"))) continue;
+        size_t j = k + 1;
+        auto dotted = [&]() {
+            std::string path;
+            while (j < tokens_.size() && tokens_[j].kind == TokenKind::Name) {
+                path += (path.empty() ? "" : ".") + tokens_[j++].text;
+                if (j < tokens_.size() && tokens_[j].is_op("."))
+                    ++j;
+                else
+                    break;
+            }
+            return path;
+        };
+        auto alias = [&](const std::string &name) {
+            if (j + 1 < tokens_.size() && tokens_[j].is_name("as") &&
+                tokens_[j + 1].kind == TokenKind::Name) {
+                j += 2;
+                return tokens_[j - 1].text;
+            }
+            return name;
+        };
+        if (t.is_name("import")) {
+            // import parpy [as p], smelt.parpy as p
+            for (;;) {
+                std::string path = dotted();
+                std::string bound = alias(path == "parpy" ? path : "");
+                if (is_parpy(path) && !bound.empty() && bound.find('.') == std::string::npos)
+                    out.insert(bound);
+                if (j < tokens_.size() && tokens_[j].is_op(","))
+                    ++j;
+                else
+                    break;
+            }
+        } else {
+            // from smelt import parpy [as p]
+            std::string path = dotted();
+            if (path != "smelt" || j >= tokens_.size() || !tokens_[j].is_name("import")) continue;
+            ++j;
+            if (j < tokens_.size() && tokens_[j].is_op("(")) ++j;
+            while (j < tokens_.size() && tokens_[j].kind == TokenKind::Name) {
+                std::string name = tokens_[j++].text;
+                std::string bound = alias(name);
+                if (name == "parpy") out.insert(bound);
+                if (j < tokens_.size() && tokens_[j].is_op(","))
+                    ++j;
+                else
+                    break;
+            }
+        }
+    }
+    return out;
 }
 
 // import a.b [as c], ... | from [.]*a.b import (x [as y], ... | *)

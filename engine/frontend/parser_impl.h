@@ -8,6 +8,7 @@
 #include "support/error.h"
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,10 @@ private:
     // --- module level (parser.cpp)
     void parse_top_level(ast::Module &m);
     void parse_import(ast::Module &m);
+    // The names the file binds to ParPy's module, from its top-level imports wherever they
+    // are (ast::Module::parpy_names), read before any function is parsed.
+    std::set<std::string> scan_parpy_names() const;
+    void parse_with(ast::Block &out); // `with parpy.gpu:` (ParPy files only)
     bool try_parse_constant(ast::Module &m);
     void parse_decorated(ast::Module &m);
     std::unique_ptr<ast::FunctionDef> parse_function(std::vector<ast::ExprPtr> decorators,
@@ -98,6 +103,7 @@ private:
     ast::ExprPtr parse_atom();
     ast::ExprPtr parse_call(ast::ExprPtr callee, SourceLoc loc);
     ast::ExprPtr parse_subscript(ast::ExprPtr value, SourceLoc loc);
+    ast::ExprPtr parse_index(); // an index, or a slice in ParPy files
     ast::ExprPtr parse_paren();
     ast::ExprPtr parse_number(const Token &t);
     ast::ExprPtr parse_strings();
@@ -134,6 +140,7 @@ private:
     size_t pos_ = 0;
     DiagnosticSink &module_errors_;       // errors that make the file unreadable
     DiagnosticSink *fn_errors_ = nullptr; // the function being parsed
+    std::set<std::string> parpy_names_;   // see scan_parpy_names
 };
 
 } // namespace smelt::frontend::detail

@@ -172,13 +172,14 @@ StmtPtr Stmt::while_(ExprPtr cond, Block body, SourceLoc loc) {
 }
 
 StmtPtr Stmt::for_(VarPtr counter, ExprPtr start, ExprPtr stop, ExprPtr step, Block body,
-                   SourceLoc loc) {
+                   SourceLoc loc, std::vector<std::string> labels) {
     auto s = new_stmt(StmtKind::For, loc);
     s->var = std::move(counter);
     s->start = std::move(start);
     s->stop = std::move(stop);
     s->step = std::move(step);
     s->body = std::move(body);
+    s->labels = std::move(labels);
     return checked(s);
 }
 

@@ -114,6 +114,8 @@ enum class StmtKind : uint8_t {
     For,    // for (var = start; step > 0 ? var < stop : var > stop; var += step) body
             // var is a Hidden counter; stop and step are Const or VarRef (evaluated once,
             // as Python's range does); the body starts by assigning the user's loop variable.
+            // `labels`: the names ParPy's parpy.label('N') gave the loop (loop-parallel
+            // functions map them to parallelism; every other consumer ignores them).
     Break,
     Continue,
     Return, // value may be null
@@ -133,7 +135,8 @@ struct Stmt {
     ExprPtr cond;                 // If, While
     ExprPtr start, stop, step;    // For
     Block body;
-    Block orelse; // If
+    Block orelse;                    // If
+    std::vector<std::string> labels; // For: parpy.label names, in source order
 
     static StmtPtr assign(VarPtr v, ExprPtr value, SourceLoc loc = {});
     static StmtPtr store(VarPtr base, std::vector<ExprPtr> indices, ExprPtr value,
@@ -141,7 +144,7 @@ struct Stmt {
     static StmtPtr if_(ExprPtr cond, Block body, Block orelse, SourceLoc loc = {});
     static StmtPtr while_(ExprPtr cond, Block body, SourceLoc loc = {});
     static StmtPtr for_(VarPtr counter, ExprPtr start, ExprPtr stop, ExprPtr step, Block body,
-                        SourceLoc loc = {});
+                        SourceLoc loc = {}, std::vector<std::string> labels = {});
     static StmtPtr break_(SourceLoc loc = {});
     static StmtPtr continue_(SourceLoc loc = {});
     static StmtPtr return_(ExprPtr value, SourceLoc loc = {});

@@ -205,8 +205,11 @@ std::string print_stmt(const Stmt &s, int indent) {
         return out;
     }
     case StmtKind::For: {
-        std::string out = pad + "for " + s.var->name + " in range(" + print_expr(*s.start) + ", " +
-                          print_expr(*s.stop) + ", " + print_expr(*s.step) + "):" + lc + "\n";
+        std::string out;
+        for (const auto &l : s.labels)
+            out += pad + "label " + l + "\n";
+        out += pad + "for " + s.var->name + " in range(" + print_expr(*s.start) + ", " +
+               print_expr(*s.stop) + ", " + print_expr(*s.step) + "):" + lc + "\n";
         print_block(out, s.body, indent + 1);
         return out;
     }

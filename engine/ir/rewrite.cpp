@@ -94,7 +94,7 @@ StmtPtr rewrite_stmt(const StmtPtr &s, const ExprRewrite &post, const StmtRewrit
     case StmtKind::For: {
         ExprPtr a = ex(s->start), b = ex(s->stop), c = ex(s->step);
         Block body = blk(s->body);
-        return changed ? Stmt::for_(s->var, a, b, c, std::move(body), s->loc) : s;
+        return changed ? Stmt::for_(s->var, a, b, c, std::move(body), s->loc, s->labels) : s;
     }
     case StmtKind::Return: {
         ExprPtr v = ex(s->value);

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_smelt, m) {
     smelt::python::bind_options(m);
     smelt::python::bind_primitives(m);
     smelt::python::bind_kernel(m);
+    smelt::python::bind_loop_function(m);
 }

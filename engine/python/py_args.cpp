@@ -16,6 +16,23 @@ namespace {
 PyObject *g_array_type = nullptr;
 PyObject *g_numpy_generic = nullptr; // numpy.generic, for NumPy scalars
 PyObject *g_handle_attr = nullptr;   // interned "_h"
+PyObject *g_shape_attr = nullptr;    // interned "_shape"
+
+// The extents of a smelt.Array made by reshape() (its `_shape`), or an empty vector.
+std::vector<int64_t> array_shape(py::handle obj) {
+    if (!g_shape_attr || py::isinstance<ArrayHandle>(obj)) return {};
+    PyObject *s = PyObject_GetAttr(obj.ptr(), g_shape_attr);
+    if (!s) {
+        PyErr_Clear(); // an object whose slot was never set
+        return {};
+    }
+    py::object shape = py::reinterpret_steal<py::object>(s);
+    std::vector<int64_t> out;
+    if (shape.is_none()) return out;
+    for (py::handle d : shape)
+        out.push_back(d.cast<int64_t>());
+    return out;
+}
 
 std::string type_name(py::handle obj) {
     return Py_TYPE(obj.ptr())->tp_name;
@@ -84,13 +101,14 @@ Arg CallArgs::convert(py::handle obj, std::string_view name, size_t index) {
         return name.empty() ? "argument " + std::to_string(index) : "'" + std::string(name) + "'";
     };
     if (ArrayHandle *h = array_handle_of(obj)) {
-        Array &a = h->array;
+        Array a = h->array;
         // Arrays of the CPU live on the "cpu" backend; a serial primitive ("cpu:serial") is
         // another backend object over the same host memory, so view the data there.
         if (&a.backend() != &backend_ && a.backend().host_addressable() &&
             backend_.host_addressable())
-            return Arg(Array::wrap(a.host_data(), a.size(), a.dtype(), &backend_));
-        return Arg(a);
+            a = Array::wrap(a.host_data(), a.size(), a.dtype(), &backend_);
+        std::vector<int64_t> shape = array_shape(obj);
+        return shape.empty() ? Arg(a) : Arg(a, std::move(shape));
     }
     if (PyBool_Check(o)) return Arg(o == Py_True);
     if (g_numpy_generic && PyObject_IsInstance(o, g_numpy_generic) == 1)
@@ -118,22 +136,27 @@ Arg CallArgs::convert(py::handle obj, std::string_view name, size_t index) {
                                  "numpy.ascontiguousarray, or wrap a copy)");
         }
         std::optional<DType> t = format_dtype(view->format);
-        if (!t || view->ndim != 1) {
+        if (!t || view->ndim < 1) {
             std::string f = view->format ? view->format : "B";
-            int ndim = view->ndim;
             PyBuffer_Release(view.get());
             if (!t)
                 throw py::type_error(what() + ": arrays of format '" + f +
                                      "' cannot be passed to a kernel (supported: int8..int64, "
                                      "uint8..uint64, float32, float64, bool)");
-            throw py::type_error(what() + ": kernels take one-dimensional arrays, not " +
-                                 std::to_string(ndim) + "-dimensional ones (pass a.ravel())");
+            throw py::type_error(what() + ": a 0-dimensional array cannot be passed to a "
+                                          "kernel; pass a number, or a.reshape(1)");
         }
-        const size_t n = static_cast<size_t>(view->shape[0]);
+        // A C-contiguous array of rank >= 2 is a shaped argument: the kernel indexes it
+        // x[i, j] (docs/LANGUAGE.md, "Multi-dimensional arrays").
+        std::vector<int64_t> shape(view->shape, view->shape + view->ndim);
+        size_t n = 1;
+        for (int64_t d : shape)
+            n *= static_cast<size_t>(d);
         Array a = Array::wrap(view->buf, n, *t, &backend_);
         buffers_.push_back(std::move(view));
         if (!backend_.host_addressable()) write_back_.push_back(a);
-        return Arg(a);
+        if (shape.size() == 1) return Arg(a);
+        return Arg(a, std::move(shape));
     }
     throw py::type_error(what() + ": cannot pass a " + type_name(obj) +
                          " to a kernel; expected a smelt.Array, a NumPy array or a number");
@@ -151,6 +174,7 @@ void register_array_type(py::handle array_type, py::handle numpy_generic) {
     g_array_type = array_type.inc_ref().ptr();
     g_numpy_generic = numpy_generic.inc_ref().ptr();
     if (!g_handle_attr) g_handle_attr = PyUnicode_InternFromString("_h");
+    if (!g_shape_attr) g_shape_attr = PyUnicode_InternFromString("_shape");
 }
 
 } // namespace smelt::python

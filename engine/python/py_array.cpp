@@ -1,6 +1,7 @@
 // ArrayHandle (the C++ side of smelt.Array) and the engine's array operations: factories, the
 // host view through the buffer protocol, push/pull/resize/copy, take/align/where and sorting.
 #include "backends/registry.h"
+#include "cache/disk_cache.h"
 #include "python/py_module.h"
 
 #include <pybind11/stl.h>
@@ -197,6 +198,8 @@ void bind_arrays(py::module_ &m) {
             out.emplace_back(b.name, b.available, b.note);
         return out;
     });
+    // Empties the on-disk kernel cache (what `smelt cache clear` does); smelt.parpy.clear_cache.
+    m.def("clear_disk_cache", [] { return DiskCache().clear(); });
     m.def("devices", [](const std::string &backend) {
         std::vector<std::pair<std::string, std::string>> out;
         for (const auto &d : backend_named(backend).devices())

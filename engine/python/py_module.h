@@ -71,5 +71,6 @@ void bind_options(py::module_ &m);
 void bind_arrays(py::module_ &m);
 void bind_primitives(py::module_ &m);
 void bind_kernel(py::module_ &m);
+void bind_loop_function(py::module_ &m);
 
 } // namespace smelt::python

@@ -18,6 +18,7 @@ std::string plural(size_t n, const char *word) {
 
 TExpr FunctionLowerer::call(const ast::Expr &e) {
     const ast::Expr &callee = *e.args[0];
+    if (is_parpy_call(e)) return parpy_call(e);
     if (callee.kind == ast::ExprKind::Attribute) {
         if (is_math_name(callee.name))
             fail(callee.loc, "dotted calls are not supported in kernels; call '" + callee.name +
@@ -183,6 +184,9 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
         if (target.kind != ast::ExprKind::Subscript)
             fail(target.loc, name + "() needs an array element, e.g. " + name + "(x[i])");
         Place p = subscript(target);
+        if (p.base->type.is_global_matrix())
+            fail(target.loc, name + "() is not supported on multi-dimensional arrays ('" +
+                                 p.base->name + "' is " + p.base->type.str() + ")");
         if (!p.base->type.is_pointer())
             fail(target.loc, name + "() needs an element of an array argument or LOCAL_MEM array");
         Scalar elem = p.base->type.elem;
@@ -212,6 +216,11 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
                              "and cuda backends, not on '" +
                                  options().backend + "'");
         return {ir::Expr::call(name, true, Type::void_(), {}, e.loc)};
+    case BuiltinKind::Len:
+        return extent(
+            *e.args[1], 0,
+            "len(" + std::string(e.args[1]->kind == ast::ExprKind::Name ? e.args[1]->name : "...") +
+                ")");
     }
     fail(e.loc, "unsupported builtin '" + name + "'");
 }

@@ -206,7 +206,15 @@ FunctionLowerer::Place FunctionLowerer::subscript(const ast::Expr &e) {
                  (want == 1 ? "" : "s") + " but " + std::to_string(index_nodes.size()) +
                  (index_nodes.size() == 1 ? " index was" : " indices were") + " given");
     Place p{b.e->var, {}};
+    size_t slice_count = 0, slice_number = 0;
+    for (const ast::Expr *ix : index_nodes)
+        slice_count += ix->kind == ast::ExprKind::Slice;
     for (size_t k = 0; k < index_nodes.size(); ++k) {
+        if (index_nodes[k]->kind == ast::ExprKind::Slice) {
+            p.indices.push_back(
+                slice_index(p.base, k, *index_nodes[k], slice_number++, slice_count));
+            continue;
+        }
         TExpr ix = expr(*index_nodes[k]);
         if (!ix.type().is_integer() && !(ix.weak && ix.type().is_integer()))
             fail(index_nodes[k]->loc, "an index must be an integer, not " + ix.type().str());
@@ -219,6 +227,42 @@ FunctionLowerer::Place FunctionLowerer::subscript(const ast::Expr &e) {
         p.indices.push_back(ix.weak ? convert(ix, Type::scalar(Scalar::I64), ix.e->loc) : ix.e);
     }
     return p;
+}
+
+TExpr FunctionLowerer::extent(const ast::Expr &array, int64_t dim, const std::string &what) {
+    if (array.kind != ast::ExprKind::Name) fail(array.loc, what + " needs a named array");
+    auto v = vars_.find(array.name);
+    if (v == vars_.end() || local_scalars_.count(v->second.get())) {
+        TExpr x = expr(array); // reports unknown names as every other use does
+        fail(array.loc, what + " needs an array, but '" + array.name + "' is " + x.type().str());
+    }
+    const Type &t = v->second->type;
+    if (t.is_pointer())
+        fail(array.loc, what + ": '" + array.name + "' is a one-dimensional array (" + t.str() +
+                            ") whose length is not part of its type; pass the length as an "
+                            "argument, or pass a shaped array to index it x[i, j]");
+    if (!t.is_matrix())
+        fail(array.loc, what + " needs an array, but '" + array.name + "' is " + t.str());
+    if (dim >= static_cast<int64_t>(t.dims.size()))
+        fail(array.loc, what + ": '" + array.name + "' has " + std::to_string(t.dims.size()) +
+                            " dimension" + (t.dims.size() == 1 ? "" : "s"));
+    used_names_.insert(array.name);
+    return {
+        ir::Expr::int_const(Type::scalar(Scalar::I64), t.dims[static_cast<size_t>(dim)], array.loc),
+        true};
+}
+
+TExpr FunctionLowerer::shape_subscript(const ast::Expr &e) {
+    const ast::Expr &attr = *e.args[0];
+    const ast::Expr &index = *e.args[1];
+    const std::string name =
+        attr.args[0]->kind == ast::ExprKind::Name ? attr.args[0]->name : std::string("...");
+    TExpr k = expr(index);
+    if (!k.weak || !k.type().is_integer())
+        fail(index.loc, "'" + name + ".shape' can only be indexed by a constant integer");
+    if (k.e->int_value < 0) fail(index.loc, "negative indices are not supported in kernels");
+    return extent(*attr.args[0], k.e->int_value,
+                  name + ".shape[" + std::to_string(k.e->int_value) + "]");
 }
 
 TExpr FunctionLowerer::expr(const ast::Expr &e) {
@@ -241,7 +285,14 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
         if (it != vars_.end() && local_scalars_.count(it->second.get()))
             return {ir::Expr::load(
                 it->second, {ir::Expr::int_const(Type::scalar(Scalar::I64), 0, e.loc)}, e.loc)};
-        if (it != vars_.end()) return {ir::Expr::var_ref(it->second, e.loc)};
+        if (it != vars_.end()) {
+            // A loop-parallel function is specialised on its integer scalars (ParPy's model).
+            if (!assigned_anywhere_.count(e.name))
+                if (auto v = specialised_value(*it->second); v && it->second->type.is_integer())
+                    return {ir::Expr::int_const(it->second->type,
+                                                canonical_int(it->second->type.elem, *v), e.loc)};
+            return {ir::Expr::var_ref(it->second, e.loc)};
+        }
         if (assigned_anywhere_.count(e.name))
             fail(e.loc, "local variable '" + e.name + "' is used before it is assigned");
         if (auto c = mod_.constant(scope(), e.name)) return {(*c).e, (*c).weak};
@@ -262,11 +313,17 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
         fail(e.loc, "name '" + e.name + "' is not defined");
     }
     case K::Attribute:
+        if (e.name == "shape" && e.args[0]->kind == ast::ExprKind::Name)
+            fail(e.loc, "'" + e.args[0]->name +
+                            ".shape' can only be indexed by a constant, as in " + e.args[0]->name +
+                            ".shape[0]");
         if (is_math_name(e.name))
             fail(e.loc, "dotted names are not supported in kernels; write '" + e.name +
                             "' instead (e.g. from math import " + e.name + ")");
         fail(e.loc, "attribute access ('." + e.name + "') is not supported in kernels");
     case K::Subscript: {
+        if (e.args[0]->kind == ast::ExprKind::Attribute && e.args[0]->name == "shape")
+            return shape_subscript(e);
         Place p = subscript(e);
         return {ir::Expr::load(p.base, p.indices, e.loc)};
     }
@@ -333,6 +390,8 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
     }
     case K::Call:
         return call(e);
+    case K::Slice:
+        fail(e.loc, "a slice can only be an index: x[a:b]");
     }
     fail(e.loc, "this expression is not supported in kernels");
 }

@@ -39,15 +39,35 @@ std::string FunctionLowerer::hidden_name(const std::string &base) {
 
 void FunctionLowerer::block(const ast::Block &b, ir::Block &out) {
     for (const auto &s : b) {
+        ir::Block *const saved = hoisted_;
         try {
-            stmt(*s, out);
+            if (take_label_statement(*s)) continue;
+            current_labels_ = std::move(pending_labels_);
+            pending_labels_.clear();
+            // A parpy reduction inside the statement puts its loop before the statement.
+            ir::Block hoisted, here;
+            hoisted_ = &hoisted;
+            stmt(*s, here);
+            hoisted_ = saved;
+            out.insert(out.end(), hoisted.begin(), hoisted.end());
+            out.insert(out.end(), here.begin(), here.end());
+            reject_unused_labels();
         } catch (const StatementFailed &) {
+            hoisted_ = saved;
+            current_labels_.clear();
             // Names this statement would have defined are poisoned so their later uses do not
             // produce a second, confusing "used before assignment" error.
             for (const auto &t : s->targets)
                 if (t->kind == ast::ExprKind::Name && !vars_.count(t->name))
                     poisoned_.insert(t->name);
         }
+    }
+    if (!pending_labels_.empty()) {
+        const Label l = pending_labels_.front();
+        pending_labels_.clear();
+        sink_.error(l.loc, "parpy.label('" + l.name +
+                               "') is the last statement of its block, so "
+                               "it labels nothing");
     }
 }
 
@@ -148,6 +168,7 @@ void FunctionLowerer::declare(const ast::Stmt &s, ir::Block &out) {
 }
 
 void FunctionLowerer::for_range(const ast::Stmt &s, ir::Block &out) {
+    std::vector<std::string> labels = take_labels();
     const ast::Expr &target = *s.targets[0];
     std::vector<TExpr> args;
     for (const auto &a : s.range_args) {
@@ -208,11 +229,14 @@ void FunctionLowerer::for_range(const ast::Stmt &s, ir::Block &out) {
     ++loop_depth_;
     block(s.body, body);
     --loop_depth_;
-    out.push_back(ir::Stmt::for_(counter, start_e, stop_e, step_e, std::move(body), s.loc));
+    out.push_back(ir::Stmt::for_(counter, start_e, stop_e, step_e, std::move(body), s.loc,
+                                 std::move(labels)));
 }
 
 void FunctionLowerer::stmt(const ast::Stmt &s, ir::Block &out) {
     using K = ast::StmtKind;
+    if (s.kind == K::If || s.kind == K::While) reject_unused_labels();
+    if (slice_contexts_.empty() && slice_statement(s, out)) return;
     switch (s.kind) {
     case K::Assign:
         if (is_declare_call(s.value.get())) return declare(s, out);
@@ -282,7 +306,10 @@ void FunctionLowerer::stmt(const ast::Stmt &s, ir::Block &out) {
         return;
     }
     case K::While: {
+        ir::Block *const saved = hoisted_;
+        hoisted_ = nullptr; // a parpy reduction here would be computed once
         ir::ExprPtr c = to_bool(expr(*s.cond), s.cond->loc);
+        hoisted_ = saved;
         ir::Block body;
         ++loop_depth_;
         block(s.body, body);

@@ -79,6 +79,10 @@ public:
         std::vector<ir::ExprPtr> indices;
     };
     Place subscript(const ast::Expr &e);
+    // Extent `dim` of the matrix `array` names (x.shape[k], len(x)) as an integer literal;
+    // located errors for anything else. `what` is the construct as written, for messages.
+    TExpr extent(const ast::Expr &array, int64_t dim, const std::string &what);
+    TExpr shape_subscript(const ast::Expr &e); // x.shape[k]
 
     // lower_call.cpp
     TExpr call(const ast::Expr &e);
@@ -89,6 +93,24 @@ public:
     // lower_stmt.cpp
     void block(const ast::Block &b, ir::Block &out);
     void stmt(const ast::Stmt &s, ir::Block &out);
+
+    // lower_parpy.cpp: ParPy's loop-parallel syntax (docs/LANGUAGE.md, "Loop-parallel
+    // functions"), in files that import ParPy's module (ast::Module::parpy_names).
+    // `e` is a call NAME.attr(...) with NAME bound to ParPy's module (attr == `attr` if given).
+    bool is_parpy_call(const ast::Expr &e, const char *attr = nullptr) const;
+    TExpr parpy_call(const ast::Expr &e);
+    // A statement `parpy.label('N')`: records the label for the next statement.
+    bool take_label_statement(const ast::Stmt &s);
+    // The labels of the statement being lowered, consumed by the first loop it makes.
+    std::vector<std::string> take_labels();
+    // Fails at the first pending label's place when the statement used none.
+    void reject_unused_labels();
+    // `target[...slices...] = value` (or op=): loops over the slices; false when `s` has none.
+    bool slice_statement(const ast::Stmt &s, ir::Block &out);
+    // The value the entry of a loop-parallel function is specialised on for parameter `v`.
+    std::optional<int64_t> specialised_value(const ir::Var &v) const;
+    // The extents of array `v` when known here (matrices; the loop entry's array parameters).
+    std::optional<std::vector<int64_t>> extents_of(const ir::Var &v) const;
 
     [[noreturn]] void fail(SourceLoc loc, const std::string &msg);
     // The file whose names this function sees (its own file's functions, constants, imports).
@@ -120,6 +142,32 @@ private:
     // form local memory takes in the IR), read and written as that element.
     std::set<const ir::Var *> local_scalars_;
     int loop_depth_ = 0;
+    // ParPy: labels given by parpy.label statements, waiting for the statement they label
+    // (pending), and those of the statement being lowered (current).
+    struct Label {
+        std::string name;
+        SourceLoc loc;
+    };
+    std::vector<Label> pending_labels_, current_labels_;
+    // Statements a parpy reduction inside an expression needs before the statement holding
+    // it (the reduction loop); null where none may be placed (a while condition).
+    ir::Block *hoisted_ = nullptr;
+    // What the slices of an operand stand for, innermost context last: loop counters of a slice
+    // statement (index = lo + k * step) or of a reduction (index = k itself).
+    struct SliceBinding {
+        ir::ExprPtr index;
+        bool absolute = false;
+        std::optional<int64_t> extent;
+    };
+    std::vector<std::vector<SliceBinding>> slice_contexts_;
+    ir::ExprPtr slice_index(const ir::VarPtr &base, size_t axis, const ast::Expr &slice,
+                            size_t slice_number, size_t slice_count);
+    struct SliceRange {
+        ir::ExprPtr lo, hi, step; // long
+        std::optional<int64_t> extent;
+    };
+    SliceRange slice_range(const ir::Var &base, size_t axis, const ast::Expr &slice);
+    TExpr parpy_reduce(const ast::Expr &e, const std::string &op);
     struct ReturnSite {
         std::optional<TExpr> value;
         SourceLoc loc;

@@ -1,11 +1,10 @@
 # The thin layers: specialize (compile-time constants), compile_source / kernel_text, pytocl's
-# get_global_id style and ParPy's print_compiled / compile_string.
+# get_global_id style (ParPy's API has its own tests: test_parpy_*.py).
 import numpy as np
 import pytest
 
 import smelt
 from smelt import Elementwise, specialize
-from smelt.parpy import compile_string, print_compiled
 from smelt.pytocl import clify, get_global_id
 
 N = 2
@@ -83,17 +82,6 @@ def test_pytocl_style(backend):
     np.testing.assert_array_equal(out, np.r_[a[:4] + 1, np.zeros(12)])
     if backend != "python":
         assert "_smelt_gid" in add.source and "get_global_id" not in add.source
-
-
-def test_parpy_print_compiled_and_compile_string(compiled_backend):
-    src = print_compiled(block_sum, [np.zeros(4), np.zeros(2)], {"backend": compiled_backend})
-    assert "block_sum" in src and "double *x" in src.replace("const ", "")
-    f32 = print_compiled(block_sum, [np.zeros(4, np.float32), np.zeros(2, np.float32)], compiled_backend)
-    assert "float *x" in f32.replace("const ", "")
-    k = compile_string("inc", "def inc(i, x, d):\n    x[i] = x[i] + d\n", compiled_backend)
-    x = np.zeros(3)
-    k(x, 2.5)
-    np.testing.assert_array_equal(x, [2.5, 2.5, 2.5])
 
 
 def test_source_edited_after_import_falls_back_to_the_function(tmp_path, monkeypatch):

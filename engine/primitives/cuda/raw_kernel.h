@@ -29,6 +29,11 @@ struct RawKernelUnit {
     std::string entry;  // the __global__ wrapper's name
 };
 
+// The __global__ wrapper `entry` of module function `function` (emitted by emit_module(m, ...)
+// before it): what raw_kernel_unit appends, for units with several kernels (LoopFunction).
+std::string global_wrapper(const ir::Module &m, const std::string &function,
+                           const std::string &entry);
+
 // InternalError when `function` is not in `m`.
 RawKernelUnit raw_kernel_unit(const ir::Module &m, const std::string &function);
 
