@@ -177,7 +177,7 @@ DeviceSum device_sum(cuda::CudaBackend &b, DType dt) {
         b, target,
         primitives::assemble_unit(target, {combine.combine.get(), combine.neutral.get()},
                                   target.reduction_wrapper(w)),
-        "reduction", std::string("bench sum ") + dtype_name(dt), /*fast_math=*/false);
+        "reduction", std::string("bench sum ") + dtype_name(dt), smelt::Options{});
     s.result = b.allocate(8);
     return s;
 }
