@@ -1,6 +1,7 @@
 // smelt::LoopFunction (loop-parallel functions, ParPy's model) against hand-written loops: ParPy's
 // typical programs (tests/primitives/loop_kernels.py) on the test backend, and every rejection
 // located in the .py with its message.
+#include "ir/printer.h"
 #include "primitive_test_util.h"
 #include "primitives/loop_function/specialise.h"
 #include "primitives/program_data.h"
@@ -293,6 +294,28 @@ INSTANTIATE_TEST_SUITE_P(
         Rejection{"    for i in range(N):\n        parpy.label('N')\n        for j in range(N):\n"
                   "            out[j] = x[i]\n",
                   "N", 7, 9, "is inside sequential code"}));
+
+TEST(LoopFunction, LabelsAreKeptOnIrLoops) {
+    // The lowering alone: labels on the loops of a for statement, a slice statement and a
+    // reduction; integer arguments specialised as constants.
+    auto entry = std::make_shared<LoopEntry>();
+    entry->function = "norms_labelled";
+    entry->values = {{"N", 3}, {"M", 4}};
+    CompileOptions o;
+    o.loop_entry = entry;
+    KernelRequest r{"norms_labelled",
+                    {{"x", Type::pointer(Scalar::F64)},
+                     {"out", Type::pointer(Scalar::F64)},
+                     {"N", Type::scalar(Scalar::I64)},
+                     {"M", Type::scalar(Scalar::I64)}},
+                    {}};
+    const std::string text = ir::print_function(
+        *build_ir(*loop_kernels().data().module, {r}, o)->find("norms_labelled"));
+    EXPECT_NE(text.find("label N\n    for i_it in range(0:long, 3:long, 1:long):"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("label M\n        for sum_it in range("), std::string::npos) << text;
+}
 
 TEST(LoopFunction, WithGpuBlockIsSequentialCode) {
     Program p = Program::from_source(
