@@ -12,9 +12,18 @@
 // int64_t `long`, an int32_t `int`, ...), and each distinct argument-type list is compiled once
 // (per primitive object in memory, and across processes through the disk cache).
 //
+// Multi-dimensional arrays: smelt::shaped(a, {rows, cols}) (or Arg(a, {rows, cols})) passes `a`
+// as a row-major array of that shape (the extents' product must be a.size(), else UsageError).
+// An unannotated parameter given a shaped array of rank >= 2 is a global matrix of that shape:
+// the kernel indexes it x[i, j] (x[i, j, k], ...) and reads x.shape[k] and len(x) as constants;
+// each shape is its own specialisation (docs/LANGUAGE.md, "Multi-dimensional arrays"). A call
+// without n runs for i < len() of its first array: a shaped array's first extent.
+//
 // Argument rules, for every primitive:
 //   - An Array given to a parameter annotated with a pointer type must have exactly that element
-//     type; otherwise UsageError naming the parameter and both types. In single precision
+//     type; otherwise UsageError naming the parameter and both types. A shaped array given to such
+//     a parameter is its flat elements (Compyle's meaning); only unannotated parameters take the
+//     shape. In single precision
 //     (Options::precision) `double` parameters compile as `float`, so such parameters need
 //     float32 arrays, and unannotated parameters given float64 arrays are an error too.
 //   - A scalar given to an annotated scalar parameter is converted to the declared type (as C
@@ -156,6 +165,11 @@ private:
 class Arg {
 public:
     Arg(const Array &a);
+    // A shaped array: `a`'s elements seen as a row-major array of extents `shape` (their product
+    // must be a.size(), else UsageError). Of rank >= 2 it gives an unannotated parameter the
+    // type of a global matrix of that shape, indexed x[i, j] in the kernel (see the header
+    // comment); of rank 1 it is the plain array.
+    Arg(const Array &a, std::vector<int64_t> shape);
     template <class T>
     requires std::is_arithmetic_v<T> Arg(T v) {
         if constexpr (std::is_same_v<T, bool>) {
@@ -179,8 +193,13 @@ public:
 
     bool is_array() const { return is_array_; }
     const Array &array() const { return array_; } // null unless is_array()
+    // An array's extents: the shape it was given, else {size()}. Empty for a scalar.
+    const std::vector<int64_t> &shape() const { return shape_; }
+    // An array's len(): its first extent (its size when unshaped). 0 for a scalar.
+    int64_t length() const { return shape_.empty() ? 0 : shape_[0]; }
     // The kernel type this argument gives an unannotated parameter: pointer to the array's
-    // element type, or the scalar's type.
+    // element type (a global matrix of its shape when shaped with rank >= 2), or the scalar's
+    // type.
     Type type() const;
     // The scalar's bytes converted (as C converts) to `to`, into `out` (at most 8 bytes).
     void convert_scalar(Scalar to, void *out) const;
@@ -192,6 +211,7 @@ private:
 
     Array array_;
     bool is_array_ = false;
+    std::vector<int64_t> shape_;
     Scalar scalar_ = Scalar::I32;
     union {
         int64_t i;
@@ -199,6 +219,12 @@ private:
         double f;
     } v_{};
 };
+
+// `a` as a shaped argument (Arg(a, shape)): shaped(x, {rows, cols}) reads better in a call's
+// argument list than a nested brace.
+inline Arg shaped(const Array &a, std::vector<int64_t> shape) {
+    return Arg(a, std::move(shape));
+}
 
 // Arguments by parameter name, in any order: {{"x", x}, {"a", 2.0}}, or built up in a vector
 // (NamedArgs(v)). Its own type rather than a std::map, so that a name given twice is reported
@@ -246,7 +272,8 @@ public:
     Elementwise(Elementwise &&) noexcept;
     Elementwise &operator=(Elementwise &&) noexcept;
 
-    // n = length of the first Array argument (UsageError when there is none).
+    // n = len() of the first Array argument: its size, or a shaped array's first extent
+    // (UsageError when there is none).
     void operator()(const std::vector<Arg> &args);
     void operator()(int64_t n, const std::vector<Arg> &args);
     // By name: every parameter after the index exactly once (UsageError naming unknown, missing
@@ -266,7 +293,8 @@ private:
 //     are CompileErrors located in the file "<reduce_expr>".
 //   - map_func: "" → the call gives one Array and its elements (converted to dtype_out) are
 //     reduced; else a function m(i, ...) of `program` whose result (converted to dtype_out) is
-//     reduced, and the call gives m's parameters after i, n being the length of the first Array.
+//     reduced, and the call gives m's parameters after i, n being the len() of the first Array
+//     (a shaped array's first extent).
 //   - neutral: a Python expression ("0", "-inf", "INFINITY"): the result for n = 0.
 //   - In single precision a Float64 dtype_out becomes Float32.
 //

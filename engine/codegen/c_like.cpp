@@ -17,7 +17,10 @@ std::string type_name(const Dialect &d, const Type &t) {
     case Type::Kind::Void:
         return "void";
     case Type::Kind::Scalar:
+        return d.type(t.elem);
     case Type::Kind::Matrix:
+        // A global matrix is passed as a flat pointer (emit_expr flattens its indices).
+        if (t.is_global_matrix()) return type_name(d, Type::pointer(t.elem));
         return d.type(t.elem);
     case Type::Kind::Pointer: {
         const std::string &space =
@@ -29,7 +32,7 @@ std::string type_name(const Dialect &d, const Type &t) {
 }
 
 std::string declaration(const Dialect &d, const Type &t, const std::string &name) {
-    if (t.is_pointer()) return type_name(d, t) + name; // "double *x"
+    if (t.is_buffer()) return type_name(d, t) + name; // "double *x"
     std::string out = type_name(d, t) + " " + name;
     if (!t.is_matrix()) return out;
     for (int64_t n : t.dims)
@@ -43,7 +46,7 @@ std::string declaration(const Dialect &d, const Type &t, const std::string &name
 }
 
 std::string parameter_declaration(const Dialect &d, const Type &t, const std::string &name) {
-    if (!t.is_matrix()) return declaration(d, t, name);
+    if (!t.is_matrix() || t.is_global_matrix()) return declaration(d, t, name);
     std::string out = type_name(d, t) + " " + name;
     for (int64_t n : t.dims)
         out += "[" + std::to_string(n) + "]";

@@ -147,6 +147,17 @@ std::string FunctionEmitter::args(const std::vector<ir::ExprPtr> &a, size_t from
 
 std::string FunctionEmitter::subscript(const ir::Var *v, const std::vector<ir::ExprPtr> &idx) {
     std::string out = name(v);
+    if (v->type.is_global_matrix() && idx.size() > 1) {
+        // A flat pointer: x[i, j, k] is x[((long)i * J + j) * K + k], in 64 bits so arrays of
+        // 2^31 elements and more are addressed.
+        std::string flat = "(" + d_.type(Scalar::I64) + ")(" + converted(*idx[0]) + ")";
+        for (size_t k = 1; k < idx.size(); ++k) {
+            if (k > 1) flat = "(" + flat + ")";
+            flat += " * " + int_literal(d_, Scalar::I64, v->type.dims[k]) + " + (" +
+                    converted(*idx[k]) + ")";
+        }
+        return out + "[" + flat + "]";
+    }
     for (const auto &i : idx)
         out += "[" + converted(*i) + "]";
     return out;

@@ -215,22 +215,25 @@ ExprPtr Parser::parse_call(ExprPtr callee, SourceLoc loc) {
 
 ExprPtr Parser::parse_subscript(ExprPtr value, SourceLoc loc) {
     advance(); // [
-    ExprPtr index = parse_index();
-    if (at_op(","))
-        fail(peek().loc, "indexing with several indices (x[i, j]) is not supported in kernels; "
-                         "use x[i][j]");
+    // x[i, j] is read as x[i][j] (one Subscript per index), so both spellings index a matrix
+    // alike; how many indices an array takes is for the type checker to say.
+    for (;;) {
+        ExprPtr index = parse_index();
+        // Python would count a negative index from the end; a kernel cannot know the length.
+        if (index->kind == ExprKind::Unary && index->op == "-" &&
+            ((index->args[0]->kind == ExprKind::Int && index->args[0]->int_value != 0) ||
+             (index->args[0]->kind == ExprKind::Float && index->args[0]->float_value != 0)))
+            fail(index->loc, "negative indices are not supported in kernels; Python would index "
+                             "from the end");
+        auto e = make(ExprKind::Subscript, loc);
+        e->args.push_back(std::move(value));
+        e->args.push_back(std::move(index));
+        value = finish(std::move(e));
+        if (!accept_op(",") || at_op("]")) break;
+    }
     if (!at_op("]")) fail(peek().loc, "expected ']'");
     advance();
-    // Python would count a negative index from the end; a kernel cannot know the length.
-    if (index->kind == ExprKind::Unary && index->op == "-" &&
-        ((index->args[0]->kind == ExprKind::Int && index->args[0]->int_value != 0) ||
-         (index->args[0]->kind == ExprKind::Float && index->args[0]->float_value != 0)))
-        fail(index->loc, "negative indices are not supported in kernels; Python would index "
-                         "from the end");
-    auto e = make(ExprKind::Subscript, loc);
-    e->args.push_back(std::move(value));
-    e->args.push_back(std::move(index));
-    return finish(std::move(e));
+    return value;
 }
 
 ExprPtr Parser::parse_index() {

@@ -1,10 +1,37 @@
 // Arg (a kernel argument) and Value (a typed scalar result).
 #include "smelt.h"
 
+#include <cstdint>
+
 namespace smelt {
 
 Arg::Arg(const Array &a) : array_(a), is_array_(true) {
     if (a.is_null()) throw UsageError("a null Array handle was passed as a kernel argument");
+    shape_ = {static_cast<int64_t>(a.size())};
+}
+
+Arg::Arg(const Array &a, std::vector<int64_t> shape) : Arg(a) {
+    // Checked here, where the mistake is made: the call that binds the argument cannot say
+    // which shape was meant.
+    std::string text;
+    for (int64_t d : shape)
+        text += (text.empty() ? "" : ", ") + std::to_string(d);
+    if (shape.size() == 1) text += ",";
+    if (shape.empty())
+        throw UsageError("a shaped array argument needs at least one extent, not the shape ()");
+    int64_t product = 1;
+    bool overflow = false;
+    for (int64_t d : shape) {
+        if (d < 0)
+            throw UsageError("the shape (" + text + ") of an array argument has a negative extent");
+        overflow = overflow || (d != 0 && product > INT64_MAX / d);
+        product = overflow ? 0 : product * d;
+    }
+    if (overflow || product != static_cast<int64_t>(a.size()))
+        throw UsageError("an array argument of shape (" + text + ") needs " +
+                         (overflow ? std::string("more than 2^63") : std::to_string(product)) +
+                         " elements, but the array has " + std::to_string(a.size()));
+    shape_ = std::move(shape);
 }
 
 void Arg::set_int(Scalar s, int64_t v) {
@@ -23,7 +50,10 @@ void Arg::set_float(Scalar s, double v) {
 }
 
 Type Arg::type() const {
-    return is_array_ ? Type::pointer(dtype_to_scalar(array_.dtype())) : Type::scalar(scalar_);
+    if (!is_array_) return Type::scalar(scalar_);
+    const Scalar elem = dtype_to_scalar(array_.dtype());
+    if (shape_.size() >= 2) return Type::matrix(elem, shape_, AddrSpace::Global);
+    return Type::pointer(elem);
 }
 
 namespace {

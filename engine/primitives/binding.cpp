@@ -21,6 +21,13 @@ namespace {
 
 std::string describe_given(const Type &t) {
     if (t.is_pointer()) return std::string("a ") + dtype_name(dtype_from_scalar(t.elem)) + " array";
+    if (t.is_global_matrix()) {
+        std::string shape;
+        for (int64_t d : t.dims)
+            shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+        return std::string("a ") + dtype_name(dtype_from_scalar(t.elem)) + " array of shape (" +
+               shape + ")";
+    }
     return std::string("a scalar (") + scalar_name(t.elem) + ")";
 }
 
@@ -39,7 +46,9 @@ BoundParam bind_param(const std::string &func, const std::string &param,
         Type compiled = single ? demote_to_single(*declared) : *declared;
         std::string decl_text = "is declared " + declared->str();
         if (compiled != *declared) decl_text += " (" + compiled.str() + " in single precision)";
-        if (given->is_pointer()) {
+        // A pointer parameter takes a shaped array as its flat elements (Compyle's meaning of
+        // a 2-D array); only an unannotated parameter takes the shape as its type.
+        if (given->is_buffer()) {
             if (!compiled.is_pointer() || compiled.elem != given->elem)
                 throw UsageError(who + " " + decl_text + " but is given " + describe_given(*given));
         } else if (!compiled.is_scalar()) {
@@ -47,7 +56,7 @@ BoundParam bind_param(const std::string &func, const std::string &param,
         }
         return {compiled, false}; // scalars are converted to the declared type when packed
     }
-    if (given->is_pointer()) {
+    if (given->is_buffer()) {
         if (single && given->elem == Scalar::F64)
             throw UsageError(who + " is given a float64 array, but single precision compiles "
                                    "doubles as float: pass a float32 array");
@@ -117,6 +126,13 @@ std::vector<size_t> named_order(const std::vector<std::string> &given,
 void append_type_key(std::string &key, const Arg &a) {
     key.push_back(a.is_array() ? static_cast<char>(0x40 + static_cast<int>(a.array().dtype()))
                                : static_cast<char>(a.type().elem));
+    // A shaped array adds its rank (a byte of 0x90 and up, which no other argument begins
+    // with) and its extents, 8 bytes each: every shape is its own specialisation.
+    if (a.is_array() && a.shape().size() >= 2) {
+        key.push_back(static_cast<char>(0x90 + a.shape().size()));
+        for (int64_t d : a.shape())
+            key.append(reinterpret_cast<const char *>(&d), sizeof d);
+    }
 }
 
 void pack_args(const std::vector<const Arg *> &args, const std::vector<Type> &packed,

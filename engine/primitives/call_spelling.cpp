@@ -9,7 +9,7 @@ std::string convert(const codegen::Dialect &d, const std::string &expr, const Ty
                     const Type &to) {
     // Pointers travel with the element type they were checked against; only the address-space
     // spelling could differ, and the entry's own parameters already carry the right one.
-    if (from == to || (from.is_pointer() && to.is_pointer())) return expr;
+    if (from == to || (from.is_buffer() && to.is_buffer())) return expr;
     return "(" + codegen::type_name(d, to) + ")(" + expr + ")";
 }
 

@@ -229,7 +229,7 @@ Elementwise &Elementwise::operator=(Elementwise &&) noexcept = default;
 
 void Elementwise::operator()(const std::vector<Arg> &args) {
     for (const Arg &a : args)
-        if (a.is_array()) return (*this)(static_cast<int64_t>(a.array().size()), args);
+        if (a.is_array()) return (*this)(a.length(), args);
     throw UsageError("'" + s_->func +
                      "' is given no array, so the item count is unknown: call "
                      "it with n first");

@@ -167,7 +167,7 @@ void RawKernel::launch(const LaunchDims &dims, std::span<const LaunchArg> args) 
             lengths.push_back(static_cast<int64_t>(m.count));
         } else if (a.is_local()) {
             throw UsageError(arg + " is given LocalMem, which only an l<type>p parameter takes");
-        } else if (t.is_pointer()) {
+        } else if (t.is_buffer()) {
             if (!a.arg().is_array()) throw UsageError(arg + " needs an Array");
             const Array &array = a.arg().array();
             if (dtype_to_scalar(array.dtype()) != t.elem)

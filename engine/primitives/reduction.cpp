@@ -70,9 +70,11 @@ ReductionSpec ReductionState::specialise(const std::vector<Arg> &args) const {
     // Without a map the wrapper reads the array in range itself: nothing to check.
     spec.checked = !map_func.empty() && (options.bounds_check || options.check_finite);
     if (map_func.empty()) {
-        w.params.push_back({"ary", args[0].type()});
+        // A shaped array is reduced over all its elements.
+        const Type flat = Type::pointer(args[0].type().elem);
+        w.params.push_back({"ary", flat});
         w.array_param = 0;
-        signature = "ary=" + args[0].type().str();
+        signature = "ary=" + flat.str();
     } else {
         const ast::Module &module = *program->data().module;
         const ast::FunctionDef &fn = *module.resolve_function(map_func);
@@ -188,9 +190,11 @@ Value Reduction::operator()(const std::vector<Arg> &args) {
                          std::to_string(s.names.size()) + " argument(s) after the index, but " +
                          std::to_string(args.size()) + " were given");
     }
+    // The map function runs for every i < len() of its first array (a shaped array's first
+    // extent); without one, every element is reduced.
     for (const Arg &a : args)
         if (a.is_array()) {
-            n = static_cast<int64_t>(a.array().size());
+            n = s.map_func.empty() ? static_cast<int64_t>(a.array().size()) : a.length();
             break;
         }
     if (n < 0)
@@ -198,7 +202,7 @@ Value Reduction::operator()(const std::vector<Arg> &args) {
                          "' is given no array, so the item count is unknown");
     s.key.clear();
     for (const Arg &a : args)
-        primitives::append_type_key(s.key, a);
+        primitives::append_type_key(s.key, s.map_func.empty() ? Arg(a.array()) : a);
     const primitives::ReductionSpec &spec = s.specs.get(s.key, [&] { return s.specialise(args); });
     s.argp.clear();
     for (const Arg &a : args)

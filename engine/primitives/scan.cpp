@@ -300,7 +300,7 @@ void Scan::operator()(const std::map<std::string, Arg> &named, int64_t n) {
         for (const auto &p : s.input_params) {
             const Arg &a = named.at(p);
             if (a.is_array()) {
-                n = static_cast<int64_t>(a.array().size());
+                n = a.length();
                 break;
             }
         }

@@ -118,22 +118,27 @@ Arg CallArgs::convert(py::handle obj, std::string_view name, size_t index) {
                                  "numpy.ascontiguousarray, or wrap a copy)");
         }
         std::optional<DType> t = format_dtype(view->format);
-        if (!t || view->ndim != 1) {
+        if (!t || view->ndim < 1) {
             std::string f = view->format ? view->format : "B";
-            int ndim = view->ndim;
             PyBuffer_Release(view.get());
             if (!t)
                 throw py::type_error(what() + ": arrays of format '" + f +
                                      "' cannot be passed to a kernel (supported: int8..int64, "
                                      "uint8..uint64, float32, float64, bool)");
-            throw py::type_error(what() + ": kernels take one-dimensional arrays, not " +
-                                 std::to_string(ndim) + "-dimensional ones (pass a.ravel())");
+            throw py::type_error(what() + ": a 0-dimensional array cannot be passed to a "
+                                          "kernel; pass a number, or a.reshape(1)");
         }
-        const size_t n = static_cast<size_t>(view->shape[0]);
+        // A C-contiguous array of rank >= 2 is a shaped argument: the kernel indexes it
+        // x[i, j] (docs/LANGUAGE.md, "Multi-dimensional arrays").
+        std::vector<int64_t> shape(view->shape, view->shape + view->ndim);
+        size_t n = 1;
+        for (int64_t d : shape)
+            n *= static_cast<size_t>(d);
         Array a = Array::wrap(view->buf, n, *t, &backend_);
         buffers_.push_back(std::move(view));
         if (!backend_.host_addressable()) write_back_.push_back(a);
-        return Arg(a);
+        if (shape.size() == 1) return Arg(a);
+        return Arg(a, std::move(shape));
     }
     throw py::type_error(what() + ": cannot pass a " + type_name(obj) +
                          " to a kernel; expected a smelt.Array, a NumPy array or a number");

@@ -270,7 +270,7 @@ std::optional<DeclaredLocal> parse_declare_string(const std::string &text, bool 
                 "'matrix(3)' or \"matrix((2, 2), 'int')\"";
         return std::nullopt;
     }
-    out.type = Type::matrix(elem, dims, out.local_mem ? AddrSpace::Local : AddrSpace::Global);
+    out.type = Type::matrix(elem, dims, out.local_mem ? AddrSpace::Local : AddrSpace::Private);
     if (single) out.type = demote_to_single(out.type);
     return out;
 }

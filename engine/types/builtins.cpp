@@ -31,6 +31,7 @@ const std::map<std::string, BuiltinInfo> &table() {
         m["atomic_dec"] = {K::Atomic, 1, 1};
         m["atomic_add"] = {K::Atomic, 2, 2};
         m["local_barrier"] = {K::Barrier, 0, 0};
+        m["len"] = {K::Len, 1, 1};
         return m;
     }();
     return t;

@@ -20,6 +20,7 @@ enum class BuiltinKind {
     Declare,    // declare('type'[, n]): only as the right-hand side of an assignment
     Atomic,     // atomic_inc(x[i]), atomic_dec(x[i]), atomic_add(x[i], v)
     Barrier,    // local_barrier()
+    Len,        // len(m): a matrix's first extent, a compile-time integer
 };
 
 struct BuiltinInfo {

@@ -179,6 +179,9 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
         if (target.kind != ast::ExprKind::Subscript)
             fail(target.loc, name + "() needs an array element, e.g. " + name + "(x[i])");
         Place p = subscript(target);
+        if (p.base->type.is_global_matrix())
+            fail(target.loc, name + "() is not supported on multi-dimensional arrays ('" +
+                                 p.base->name + "' is " + p.base->type.str() + ")");
         if (!p.base->type.is_pointer())
             fail(target.loc, name + "() needs an element of an array argument or LOCAL_MEM array");
         Scalar elem = p.base->type.elem;
@@ -208,6 +211,11 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
                              "and cuda backends, not on '" +
                                  options().backend + "'");
         return {ir::Expr::call(name, true, Type::void_(), {}, e.loc)};
+    case BuiltinKind::Len:
+        return extent(
+            *e.args[1], 0,
+            "len(" + std::string(e.args[1]->kind == ast::ExprKind::Name ? e.args[1]->name : "...") +
+                ")");
     }
     fail(e.loc, "unsupported builtin '" + name + "'");
 }

@@ -229,6 +229,42 @@ FunctionLowerer::Place FunctionLowerer::subscript(const ast::Expr &e) {
     return p;
 }
 
+TExpr FunctionLowerer::extent(const ast::Expr &array, int64_t dim, const std::string &what) {
+    if (array.kind != ast::ExprKind::Name) fail(array.loc, what + " needs a named array");
+    auto v = vars_.find(array.name);
+    if (v == vars_.end() || local_scalars_.count(v->second.get())) {
+        TExpr x = expr(array); // reports unknown names as every other use does
+        fail(array.loc, what + " needs an array, but '" + array.name + "' is " + x.type().str());
+    }
+    const Type &t = v->second->type;
+    if (t.is_pointer())
+        fail(array.loc, what + ": '" + array.name + "' is a one-dimensional array (" + t.str() +
+                            ") whose length is not part of its type; pass the length as an "
+                            "argument, or pass a shaped array to index it x[i, j]");
+    if (!t.is_matrix())
+        fail(array.loc, what + " needs an array, but '" + array.name + "' is " + t.str());
+    if (dim >= static_cast<int64_t>(t.dims.size()))
+        fail(array.loc, what + ": '" + array.name + "' has " + std::to_string(t.dims.size()) +
+                            " dimension" + (t.dims.size() == 1 ? "" : "s"));
+    used_names_.insert(array.name);
+    return {
+        ir::Expr::int_const(Type::scalar(Scalar::I64), t.dims[static_cast<size_t>(dim)], array.loc),
+        true};
+}
+
+TExpr FunctionLowerer::shape_subscript(const ast::Expr &e) {
+    const ast::Expr &attr = *e.args[0];
+    const ast::Expr &index = *e.args[1];
+    const std::string name =
+        attr.args[0]->kind == ast::ExprKind::Name ? attr.args[0]->name : std::string("...");
+    TExpr k = expr(index);
+    if (!k.weak || !k.type().is_integer())
+        fail(index.loc, "'" + name + ".shape' can only be indexed by a constant integer");
+    if (k.e->int_value < 0) fail(index.loc, "negative indices are not supported in kernels");
+    return extent(*attr.args[0], k.e->int_value,
+                  name + ".shape[" + std::to_string(k.e->int_value) + "]");
+}
+
 TExpr FunctionLowerer::expr(const ast::Expr &e) {
     using K = ast::ExprKind;
     switch (e.kind) {
@@ -277,11 +313,17 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
         fail(e.loc, "name '" + e.name + "' is not defined");
     }
     case K::Attribute:
+        if (e.name == "shape" && e.args[0]->kind == ast::ExprKind::Name)
+            fail(e.loc, "'" + e.args[0]->name +
+                            ".shape' can only be indexed by a constant, as in " + e.args[0]->name +
+                            ".shape[0]");
         if (is_math_name(e.name))
             fail(e.loc, "dotted names are not supported in kernels; write '" + e.name +
                             "' instead (e.g. from math import " + e.name + ")");
         fail(e.loc, "attribute access ('." + e.name + "') is not supported in kernels");
     case K::Subscript: {
+        if (e.args[0]->kind == ast::ExprKind::Attribute && e.args[0]->name == "shape")
+            return shape_subscript(e);
         Place p = subscript(e);
         return {ir::Expr::load(p.base, p.indices, e.loc)};
     }

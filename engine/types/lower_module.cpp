@@ -274,16 +274,23 @@ CalleeRef ModuleLowerer::specialise(const ast::FunctionDef &fn, const std::vecto
         const Type &given = args[k].type(); // a literal: long or the default float
         const auto &decl = declared.params[k];
         if (given.is_matrix() && decl) {
-            // The callee indexes the caller's matrix in place (private memory, or the group's
-            // local memory): its parameter is that matrix, dimensions included.
+            // The callee indexes the caller's matrix in place (private memory, the group's
+            // local memory, or a shaped array parameter's global memory): its parameter is that
+            // matrix, dimensions included.
             const std::string who = "parameter '" + fn.params[k].name + "' of '" + fn.name + "'";
+            const std::string what =
+                given.space == AddrSpace::Global ? "an array" : "a local array";
             if (!decl->is_pointer() || decl->elem != given.elem)
                 caller.fail(arg_locs[k],
-                            "a local array (" + given.str() + ") cannot be passed to " + who +
+                            what + " (" + given.str() + ") cannot be passed to " + who +
                                 ", declared " + decl->str() + "; it takes " +
                                 (decl->is_pointer()
                                      ? "arrays of " + std::string(scalar_name(decl->elem))
                                      : std::string("a number")));
+            if (decl->space == AddrSpace::Local && given.space == AddrSpace::Global)
+                caller.fail(arg_locs[k], "an array in global memory (" + given.str() +
+                                             ") cannot be passed to " + who + ", declared " +
+                                             decl->str() + " (local memory)");
             if (decl->space == AddrSpace::Local && given.space != AddrSpace::Local)
                 caller.fail(arg_locs[k], "a local array in private memory (" + given.str() +
                                              ") cannot be passed to " + who + ", declared " +

@@ -79,6 +79,10 @@ public:
         std::vector<ir::ExprPtr> indices;
     };
     Place subscript(const ast::Expr &e);
+    // Extent `dim` of the matrix `array` names (x.shape[k], len(x)) as an integer literal;
+    // located errors for anything else. `what` is the construct as written, for messages.
+    TExpr extent(const ast::Expr &array, int64_t dim, const std::string &what);
+    TExpr shape_subscript(const ast::Expr &e); // x.shape[k]
 
     // lower_call.cpp
     TExpr call(const ast::Expr &e);

@@ -91,6 +91,9 @@ std::string Type::str() const {
     case Kind::Pointer:
         return std::string(space == AddrSpace::Local ? "l" : "") + scalar_name(elem) + "p";
     case Kind::Matrix: {
+        // A global matrix is an array argument's shape, never written by users: its own word.
+        if (space == AddrSpace::Global)
+            return "array(" + dims_str(dims) + ", '" + scalar_name(elem) + "')";
         std::string prefix = space == AddrSpace::Local ? "LOCAL_MEM " : "";
         if (elem == Scalar::F64 && dims.size() == 1)
             return prefix + "matrix(" + std::to_string(dims[0]) + ")";

@@ -10,13 +10,16 @@ namespace smelt {
 
 enum class Scalar : uint8_t { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
 
-enum class AddrSpace : uint8_t { Global, Local };
+// Where memory lives. Pointers are Global or Local; matrices are Private (a kernel's own
+// declare('matrix(...)')), Local (LOCAL_MEM) or Global (an array parameter given a shaped
+// argument: device memory whose extents are fixed at specialisation).
+enum class AddrSpace : uint8_t { Global, Local, Private };
 
 struct Type {
     enum class Kind : uint8_t { Void, Scalar, Pointer, Matrix };
     Kind kind = Kind::Void;
     Scalar elem = Scalar::I32;           // Scalar: the type; Pointer/Matrix: element type
-    AddrSpace space = AddrSpace::Global; // Pointer and Matrix (LOCAL_MEM matrix is Local)
+    AddrSpace space = AddrSpace::Global; // Pointer and Matrix (see AddrSpace)
     std::vector<int64_t> dims;           // Matrix: fixed extents, row-major
 
     static Type void_() { return {}; }
@@ -33,7 +36,7 @@ struct Type {
         t.space = sp;
         return t;
     }
-    static Type matrix(Scalar s, std::vector<int64_t> dims, AddrSpace sp = AddrSpace::Global) {
+    static Type matrix(Scalar s, std::vector<int64_t> dims, AddrSpace sp = AddrSpace::Private) {
         Type t;
         t.kind = Kind::Matrix;
         t.elem = s;
@@ -46,6 +49,10 @@ struct Type {
     bool is_scalar() const { return kind == Kind::Scalar; }
     bool is_pointer() const { return kind == Kind::Pointer; }
     bool is_matrix() const { return kind == Kind::Matrix; }
+    // A matrix in global memory: an array parameter of rank >= 2 (emitted as a flat pointer).
+    bool is_global_matrix() const { return is_matrix() && space == AddrSpace::Global; }
+    // Memory passed to a function by address: a pointer or a global matrix.
+    bool is_buffer() const { return is_pointer() || is_global_matrix(); }
     bool is_bool() const { return is_scalar() && elem == Scalar::Bool; }
     bool is_integer() const; // scalar integer, bool excluded
     bool is_float() const;   // scalar f32/f64

@@ -208,7 +208,7 @@ private:
     // The stored value, through smelt_checked_finite_* when it is a float going into an array.
     ExprPtr finite(const Stmt &s) {
         const ExprPtr &v = s.value;
-        if (!check_finite_ || !v->type.is_float() || !s.var->type.is_pointer()) return v;
+        if (!check_finite_ || !v->type.is_float() || !s.var->type.is_buffer()) return v;
         ExprPtr index =
             s.indices.size() == 1 && repeatable(s.indices[0]) ? s.indices[0] : i64_const(-1, s.loc);
         if (index->type != i64()) index = Expr::cast(i64(), index, s.loc);

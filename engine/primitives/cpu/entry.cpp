@@ -16,7 +16,7 @@ std::string entry_head(const codegen::Dialect &d, const std::vector<EntryParam> 
         const std::string t = codegen::type_name(d, params[k].type);
         const std::string index = std::to_string(k);
         // args[k] points at the argument: an array's data pointer, or a scalar's value.
-        if (params[k].type.is_pointer())
+        if (params[k].type.is_buffer())
             out += "    " + t + "const " + var + " = *(" + t + "*)smelt_args[" + index + "];";
         else
             out +=

@@ -13,7 +13,7 @@ std::string kernel_params(const codegen::Dialect &d, const std::vector<EntryPara
         const std::string t = codegen::type_name(d, params[k].type);
         // Pointers are __restrict__ only when the caller knows the arrays are distinct: the
         // user's arrays may alias (output over input).
-        if (params[k].type.is_pointer())
+        if (params[k].type.is_buffer())
             out += ", " + t + (restrict_pointers ? "__restrict__ " : "") + var;
         else
             out += ", const " + t + " " + var;

@@ -24,7 +24,7 @@ std::string global_wrapper(const ir::Module &m, const std::string &function,
             params += "const uint64_t " + var;
             args += "(" + codegen::type_name(d, t) + ")(smelt_dynamic_shared + " + var + ")";
             dynamic_shared = true;
-        } else if (t.is_pointer()) {
+        } else if (t.is_buffer()) {
             params += codegen::type_name(d, t) + var;
             args += var;
         } else {

@@ -44,8 +44,8 @@ std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrap
     for (size_t k = 0; k < w.params.size(); ++k) {
         const std::string var = "smelt_p" + std::to_string(k);
         const Type &t = w.params[k].type;
-        params += (t.is_pointer() ? codegen::type_name(d, t) + "restrict " + var
-                                  : codegen::declaration(d, t, var)) +
+        params += (t.is_buffer() ? codegen::type_name(d, t) + "restrict " + var
+                                 : codegen::declaration(d, t, var)) +
                   " /* " + w.params[k].name + " */, ";
         vars.params.push_back(var);
     }

@@ -1,4 +1,4 @@
-# expect: 7:15: indexing with several indices (x[i, j]) is not supported
+# expect: 7:17: 'x' has 1 dimension but 2 indices were given
 from smelt import annotate
 
 
