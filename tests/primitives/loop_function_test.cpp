@@ -295,6 +295,79 @@ INSTANTIATE_TEST_SUITE_P(
                   "            out[j] = x[i]\n",
                   "N", 7, 9, "is inside sequential code"}));
 
+const Program &loop_kernels_2d() {
+    static const Program p =
+        Program::from_file(std::string(SMELT_TEST_DATA_DIR) + "/primitives/loop_kernels_2d.py");
+    return p;
+}
+
+TEST(LoopFunction, TwoDimensionalSlicesAndReductions) {
+    const int64_t R = 5, C = 70;
+    auto x = small_values<double>(size_t(R * C), -20, 20, 15);
+    auto y = small_values<double>(size_t(R * C), -20, 20, 16);
+    Array dx = to_device(x), dy = to_device(y);
+
+    Array sums = zeros(size_t(R), DType::Float64, &test_device());
+    LoopFunction rows(loop_kernels_2d(), "row_sums_2d", {{"N", {}}, {"M", {64, false, 0}}},
+                      test_options());
+    rows({shaped(dx, {R, C}), sums, R});
+    for (int64_t i = 0; i < R; ++i)
+        EXPECT_EQ(sums.to_vector<double>()[size_t(i)],
+                  std::accumulate(x.begin() + i * C, x.begin() + (i + 1) * C, 0.0));
+
+    Array out = zeros(size_t(R * C), DType::Float64, &test_device());
+    LoopFunction add(loop_kernels_2d(), "add_2d", {{"N", {}}, {"M", {}}}, test_options());
+    add({shaped(dx, {R, C}), shaped(dy, {R, C}), shaped(out, {R, C})});
+    std::vector<double> want(x.size());
+    for (size_t k = 0; k < x.size(); ++k)
+        want[k] = x[k] + 2.0 * y[k];
+    EXPECT_EQ(out.to_vector<double>(), want);
+
+    Array cols = zeros(size_t(C), DType::Float64, &test_device());
+    LoopFunction colmax(loop_kernels_2d(), "col_max", {{"M", {}}}, test_options());
+    colmax({shaped(dx, {R, C}), cols});
+    for (int64_t j = 0; j < C; ++j) {
+        double m = x[size_t(j)];
+        for (int64_t i = 1; i < R; ++i)
+            m = std::max(m, x[size_t(i * C + j)]);
+        EXPECT_EQ(cols.to_vector<double>()[size_t(j)], m) << j;
+    }
+
+    const int64_t N = 4, K = 6, M = 3;
+    auto a = values(size_t(N * K), 17), b = values(size_t(K * M), 18);
+    std::vector<double> prod(size_t(N * M), 0.0);
+    for (int64_t i = 0; i < N; ++i)
+        for (int64_t j = 0; j < M; ++j) {
+            double s = 0.0;
+            for (int64_t k = 0; k < K; ++k)
+                s += a[i * K + k] * b[k * M + j];
+            prod[i * M + j] = s;
+        }
+    Array c = zeros(size_t(N * M), DType::Float64, &test_device());
+    LoopFunction mm(loop_kernels_2d(), "matmul_2d", {{"N", {}}, {"M", {}}}, test_options());
+    mm({shaped(to_device(a), {N, K}), shaped(to_device(b), {K, M}), shaped(c, {N, M}), N, K, M});
+    EXPECT_EQ(c.to_vector<double>(), prod);
+}
+
+TEST(LoopFunction, TwoDimensionalSliceExtentsMustAgree) {
+    Program p = Program::from_source(
+        "bad2d.py", "import smelt.parpy as parpy\n\n\ndef f(x, out):\n    parpy.label('N')\n"
+                    "    out[:] = parpy.sum(x[:, :], axis=1)\n");
+    LoopFunction f(p, "f", {{"N", {}}}, test_options());
+    Array x = zeros(12, DType::Float64, &test_device()),
+          out = zeros(4, DType::Float64, &test_device());
+    try {
+        f({shaped(x, {3, 4}), out});
+        FAIL() << "accepted a reduction over rows of 3 into 4 elements";
+    } catch (const CompileError &e) {
+        const Diagnostic &d = e.diagnostics().front();
+        EXPECT_EQ(d.loc.line, 6) << d.rendered;
+        EXPECT_NE(d.message.find("every slice of a statement must have the same extent"),
+                  std::string::npos)
+            << d.rendered;
+    }
+}
+
 TEST(LoopFunction, LabelsAreKeptOnIrLoops) {
     // The lowering alone: labels on the loops of a for statement, a slice statement and a
     // reduction; integer arguments specialised as constants.
