@@ -27,6 +27,12 @@ const Program &loop_kernels() {
     return p;
 }
 
+const Program &loop_kernels_2d() {
+    static const Program p =
+        Program::from_file(std::string(SMELT_TEST_DATA_DIR) + "/primitives/loop_kernels_2d.py");
+    return p;
+}
+
 std::vector<double> values(size_t n, unsigned seed) {
     std::mt19937 gen(seed);
     std::uniform_real_distribution<double> dist(-1.0, 1.0);
@@ -295,12 +301,6 @@ INSTANTIATE_TEST_SUITE_P(
                   "            out[j] = x[i]\n",
                   "N", 7, 9, "is inside sequential code"}));
 
-const Program &loop_kernels_2d() {
-    static const Program p =
-        Program::from_file(std::string(SMELT_TEST_DATA_DIR) + "/primitives/loop_kernels_2d.py");
-    return p;
-}
-
 TEST(LoopFunction, TwoDimensionalSlicesAndReductions) {
     const int64_t R = 5, C = 70;
     auto x = small_values<double>(size_t(R * C), -20, 20, 15);
@@ -433,6 +433,24 @@ TEST(LoopFunctionCuda, UnitsCompileForSm90WithoutADevice) {
          {arr(12), arr(3), int64_t(3), int64_t(4)}},
         {"extremes", {{"R", red}}, {arr(8), arr(3)}},
     };
+    const std::vector<Case> cases_2d = {
+        {"add_2d",
+         {{"N", map}, {"M", map}},
+         {shaped(zeros(6, DType::Float64, &cpu), {2, 3}),
+          shaped(zeros(6, DType::Float64, &cpu), {2, 3}),
+          shaped(zeros(6, DType::Float64, &cpu), {2, 3})}},
+        {"col_max", {{"M", map}}, {shaped(zeros(6, DType::Float64, &cpu), {2, 3}), arr(3)}},
+        {"row_sums_2d",
+         {{"N", map}, {"M", LoopPar{32, false, 0}}},
+         {shaped(zeros(6, DType::Float64, &cpu), {2, 3}), arr(2), int64_t(2)}},
+    };
+    for (const Case &c : cases_2d) {
+        auto sp = primitives::loops::specialise(*loop_kernels_2d().data().module, c.func, c.spec,
+                                                c.args, Precision::Double, "cuda");
+        cuda::NvrtcOutput out =
+            cuda::nvrtc_compile(sp.unit.source, "kernel.cu", cuda::nvrtc_options("sm_90"));
+        EXPECT_TRUE(out.ok) << c.func << ":\n" << out.log;
+    }
     for (const Case &c : cases) {
         auto sp = primitives::loops::specialise(*loop_kernels().data().module, c.func, c.spec,
                                                 c.args, Precision::Double, "cuda");
