@@ -76,7 +76,7 @@ TEST(LoopFunction, RowSumsOuterParallelInnerReduce) {
     }
 }
 
-TEST(LoopFunction, SoftmaxPerRowAndWholeArray) {
+TEST(LoopFunction, SoftmaxPerRow) {
     const int64_t rows = 9, cols = 130;
     auto x = values(size_t(rows * cols), 4);
     std::vector<double> want(x.size());
@@ -92,7 +92,9 @@ TEST(LoopFunction, SoftmaxPerRowAndWholeArray) {
                          test_options());
     rowwise({to_device(x), out, rows, cols});
     expect_near_all(out.to_vector<double>(), want, 1e-12);
+}
 
+TEST(LoopFunction, SoftmaxWholeArray) {
     // One row, three top-level loops with sequential code between them.
     const size_t n = 5000;
     auto y = values(n, 5);
@@ -210,7 +212,10 @@ TEST(LoopFunction, ReductionsOverSlices) {
                    test_options());
     h({to_device(x), out2, rows, cols});
     EXPECT_EQ(out2.to_vector<double>(), out.to_vector<double>());
+}
 
+TEST(LoopFunction, ReductionsOverSlicesUnderMapLabels) {
+    const int64_t rows = 6;
     // Two parpy reductions labelled with a map label (ParPy's threads(128) form): each splits
     // over the work-group on GPUs.
     auto z = values(size_t(rows * 300), 14);
