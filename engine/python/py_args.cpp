@@ -16,6 +16,23 @@ namespace {
 PyObject *g_array_type = nullptr;
 PyObject *g_numpy_generic = nullptr; // numpy.generic, for NumPy scalars
 PyObject *g_handle_attr = nullptr;   // interned "_h"
+PyObject *g_shape_attr = nullptr;    // interned "_shape"
+
+// The extents of a smelt.Array made by reshape() (its `_shape`), or an empty vector.
+std::vector<int64_t> array_shape(py::handle obj) {
+    if (!g_shape_attr || py::isinstance<ArrayHandle>(obj)) return {};
+    PyObject *s = PyObject_GetAttr(obj.ptr(), g_shape_attr);
+    if (!s) {
+        PyErr_Clear(); // an object whose slot was never set
+        return {};
+    }
+    py::object shape = py::reinterpret_steal<py::object>(s);
+    std::vector<int64_t> out;
+    if (shape.is_none()) return out;
+    for (py::handle d : shape)
+        out.push_back(d.cast<int64_t>());
+    return out;
+}
 
 std::string type_name(py::handle obj) {
     return Py_TYPE(obj.ptr())->tp_name;
@@ -84,13 +101,14 @@ Arg CallArgs::convert(py::handle obj, std::string_view name, size_t index) {
         return name.empty() ? "argument " + std::to_string(index) : "'" + std::string(name) + "'";
     };
     if (ArrayHandle *h = array_handle_of(obj)) {
-        Array &a = h->array;
+        Array a = h->array;
         // Arrays of the CPU live on the "cpu" backend; a serial primitive ("cpu:serial") is
         // another backend object over the same host memory, so view the data there.
         if (&a.backend() != &backend_ && a.backend().host_addressable() &&
             backend_.host_addressable())
-            return Arg(Array::wrap(a.host_data(), a.size(), a.dtype(), &backend_));
-        return Arg(a);
+            a = Array::wrap(a.host_data(), a.size(), a.dtype(), &backend_);
+        std::vector<int64_t> shape = array_shape(obj);
+        return shape.empty() ? Arg(a) : Arg(a, std::move(shape));
     }
     if (PyBool_Check(o)) return Arg(o == Py_True);
     if (g_numpy_generic && PyObject_IsInstance(o, g_numpy_generic) == 1)
@@ -156,6 +174,7 @@ void register_array_type(py::handle array_type, py::handle numpy_generic) {
     g_array_type = array_type.inc_ref().ptr();
     g_numpy_generic = numpy_generic.inc_ref().ptr();
     if (!g_handle_attr) g_handle_attr = PyUnicode_InternFromString("_h");
+    if (!g_shape_attr) g_shape_attr = PyUnicode_InternFromString("_shape");
 }
 
 } // namespace smelt::python

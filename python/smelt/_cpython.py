@@ -18,7 +18,7 @@ def host(arg):
     from .array import Array
     if isinstance(arg, Array):
         arg.pull()
-        return arg.data
+        return arg.data if arg._shape is None else arg.data.reshape(arg._shape)
     return arg
 
 

@@ -49,8 +49,8 @@ class Array:
     ``update_min_max`` (sets ``minimum``/``maximum``), ``fill``, ``get_buff``/``get_view``,
     operators. ``allocate`` is accepted for Compyle compatibility (False: no elements)."""
 
-    __slots__ = ("_h", "_bool", "_data", "_alloc", "_is_mask", "backend", "minimum", "maximum",
-                 "__weakref__")
+    __slots__ = ("_h", "_bool", "_data", "_alloc", "_is_mask", "_shape", "backend", "minimum",
+                 "maximum", "__weakref__")
 
     def __init__(self, dtype=np.float64, n=0, allocate=True, backend=None):
         dt = _dtype(dtype)
@@ -72,6 +72,7 @@ class Array:
         self._data = data
         self._alloc = handle.size
         self._is_mask = False  # a comparison's result: indexing with it selects (take_bool)
+        self._shape = None  # reshape(): the extents kernels see (rank >= 2), else None
         self.minimum = self.maximum = 0
 
     # --- Compyle's attributes ---
@@ -110,6 +111,26 @@ class Array:
 
     def __len__(self):
         return self._h.size
+
+    @property
+    def shape(self):
+        """The extents kernels see: those given to ``reshape``, else ``(len(a),)``."""
+        return self._shape if self._shape is not None else (self._h.size,)
+
+    def reshape(self, *shape):
+        """The same memory seen by kernels as a row-major array of `shape` (``a.reshape(3, 4)``
+        or ``a.reshape((3, 4))``): an unannotated parameter given it is indexed ``x[i, j]``
+        (docs/LANGUAGE.md, "Multi-dimensional arrays"). The Array's own API (``len``, indexing,
+        ``data``) stays one-dimensional; the product of `shape` must be ``len(a)``."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        shape = tuple(int(d) for d in shape)
+        if not shape or any(d < 0 for d in shape) or int(np.prod(shape)) != self._h.size:
+            raise errors.UsageError("reshape: an array of %d elements cannot have the shape %s"
+                                    % (self._h.size, shape))
+        out = Array._of(self._h, self.backend, self._bool, self._data)
+        out._shape = shape if len(shape) >= 2 else None
+        return out
 
     def __repr__(self):
         return "Array(%s, n=%d, backend=%r)" % (self.dtype, len(self), self.backend)

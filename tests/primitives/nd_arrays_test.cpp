@@ -149,6 +149,29 @@ TEST(NdArrays, ReductionMapsOverTheRows) {
     EXPECT_EQ(r({shaped(to_device(a), {rows, cols})}).as<double>(), want);
 }
 
+TEST(NdArrays, ScanInputAndOutputFunctionsTakeMatrices) {
+    // Running totals of the row sums of a, written to a vector and to column 0 of a matrix.
+    Scan scan(nd_kernels(), "row_total", "store_row_prefix", "a+b", DType::Float64, "0", "",
+              test_options());
+    const int64_t rows = 500, cols = 3;
+    const auto a = small_values<double>(rows * cols, -9, 9, 14);
+    Array Prefix = zeros(rows, DType::Float64, &test_device());
+    Array Out = zeros(rows * 2, DType::Float64, &test_device());
+    scan({{"a", shaped(to_device(a), {rows, cols})},
+          {"prefix", Prefix},
+          {"out", shaped(Out, {rows, 2})}});
+    std::vector<double> want(rows), want_out(rows * 2, 0.0);
+    double run = 0.0;
+    for (int64_t i = 0; i < rows; ++i) {
+        for (int64_t j = 0; j < cols; ++j)
+            run += a[i * cols + j];
+        want[i] = run;
+        want_out[i * 2] = run;
+    }
+    EXPECT_EQ(Prefix.to_vector<double>(), want);
+    EXPECT_EQ(Out.to_vector<double>(), want_out);
+}
+
 TEST(NdArrays, LowLevelKernel) {
     if (test_backend().rfind("opencl", 0) != 0 && test_backend().rfind("cuda", 0) != 0)
         GTEST_SKIP() << "Kernel needs work-groups (opencl or cuda); SMELT_TEST_BACKEND is "
@@ -173,6 +196,13 @@ TEST(NdArrays, ShapesMustMatchTheArraySize) {
     }
     EXPECT_THROW(Arg(A, {}), UsageError);
     EXPECT_THROW(Arg(A, {-3, -4}), UsageError);
+    EXPECT_EQ(Arg(A).shape(), std::vector<int64_t>{12});
+    EXPECT_EQ(Arg(A).rank(), 1u);
+    EXPECT_EQ(Arg(A).length(), 12);
+    EXPECT_EQ(Arg(A, {3, 4}).shape(), (std::vector<int64_t>{3, 4}));
+    EXPECT_EQ(Arg(A, {3, 4}).rank(), 2u);
+    EXPECT_EQ(Arg(A, {3, 4}).length(), 3);
+    EXPECT_EQ(Arg(2.5).rank(), 0u);
     // Rank 1 stays a pointer; rank 2 is a global matrix.
     EXPECT_EQ(Arg(A, {12}).type(), Type::pointer(Scalar::F64));
     EXPECT_EQ(Arg(A, {3, 4}).type(), Type::matrix(Scalar::F64, {3, 4}, AddrSpace::Global));

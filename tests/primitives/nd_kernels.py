@@ -65,3 +65,15 @@ def gid_matvec(a, x, y):
 @annotate(x='doublep', y='doublep')
 def flat_affine(i, x, y):
     y[i] = 2.0 * x[i] + 1.0
+
+
+def row_total(i, a):
+    s = 0.0
+    for j in range(a.shape[1]):
+        s += a[i, j]
+    return s
+
+
+def store_row_prefix(i, item, prefix, out):
+    prefix[i] = item
+    out[i, 0] = item

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import smelt
-from smelt import Elementwise, Reduction, annotate
+from smelt import Elementwise, Kernel, Reduction, annotate
+from smelt.low_level import GID_0, LDIM_0, LID_0
 
 
 def matvec(i, a, x, y):
@@ -43,6 +44,15 @@ def row_norm2(i, a):
     for j in range(a.shape[1]):
         s += a[i, j] * a[i, j]
     return s
+
+
+def gid_row_sums(a, y):
+    i = GID_0 * LDIM_0 + LID_0
+    if i < a.shape[0]:
+        s = 0.0
+        for j in range(a.shape[1]):
+            s += a[i, j]
+        y[i] = s
 
 
 def one_index(i, a, y):
@@ -109,6 +119,20 @@ def test_reduction_maps_over_rows(backend, rng):
     assert got == (a * a).sum()
 
 
+def test_low_level_kernel(gpu, rng):
+    a = rng.integers(-9, 10, (50, 6)).astype(np.float64)
+    y = np.zeros(50)
+    Kernel(gid_row_sums, backend=gpu)(a, y, global_size=50, local_size=32)
+    np.testing.assert_array_equal(y, a.sum(axis=1))
+    # Without global_size: the first array's len(), its rows, for a reshaped smelt Array too.
+    A, Y = smelt.wrap(a.ravel().copy(), np.zeros(50), backend=gpu)
+    k = Kernel(gid_row_sums, backend=gpu)
+    assert k._geometry((A.reshape(50, 6), Y), None, None) == (50, 2)
+    assert k._geometry((a, y), None, None) == (50, 2)
+    k(A.reshape(50, 6), Y)
+    np.testing.assert_array_equal(Y.get(), a.sum(axis=1))
+
+
 def test_annotated_pointer_parameters_take_the_flat_elements(compiled_backend, rng):
     x = rng.random((2, 3))
     y = np.zeros(6)
@@ -131,3 +155,16 @@ def test_too_few_indices_is_a_located_error(compiled_backend):
     assert "%s:%d:%d: error: 'a' has 2 dimensions but 1 index was given" % (
         e.filename, e.lineno, e.offset) in str(e)
     assert "\n" + " " * (e.offset - 1) + "^" in str(e)
+
+
+def test_smelt_arrays_reshaped_for_kernels(backend, rng):
+    a = rng.integers(-9, 10, (6, 4)).astype(np.float64)
+    A = smelt.wrap(a.ravel().copy(), backend=backend)
+    x = rng.integers(-9, 10, 4).astype(np.float64)
+    y = np.zeros(6)
+    M = A.reshape(6, 4)
+    assert M.shape == (6, 4) and A.shape == (24,) and len(M) == 24
+    Elementwise(matvec, backend=backend)(M, x, y)
+    np.testing.assert_array_equal(y, a @ x)
+    with pytest.raises(smelt.UsageError, match="cannot have the shape"):
+        A.reshape(5, 5)
