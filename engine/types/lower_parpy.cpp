@@ -243,10 +243,14 @@ TExpr FunctionLowerer::parpy_reduce(const ast::Expr &e, const std::string &op_na
     std::vector<size_t> sliced;
     for (size_t k = 0; k < indices.size(); ++k)
         if (indices[k]->kind == ast::ExprKind::Slice) sliced.push_back(k);
-    if (axis && (*axis < 0 || size_t(*axis) >= indices.size() ||
-                 indices[size_t(*axis)]->kind != ast::ExprKind::Slice))
+    // axis= counts the operand's axes as NumPy does: those of the slice's result, i.e. the
+    // sliced indices (x[i, :] has one axis, 0).
+    if (axis && (*axis < 0 || size_t(*axis) >= sliced.size()))
         fail(e.keywords[0].value->loc,
-             "axis=" + std::to_string(*axis) + " must name a sliced axis of the operand");
+             "axis=" + std::to_string(*axis) + " is out of range: " + base->name +
+                 "'s slice here has " + std::to_string(sliced.size()) + " axes");
+    const std::optional<size_t> axis_index =
+        axis ? std::optional<size_t>(sliced[size_t(*axis)]) : std::nullopt;
 
     using B = ir::BinaryOp;
     const B op = op_name == "sum"    ? B::Add
@@ -269,7 +273,7 @@ TExpr FunctionLowerer::parpy_reduce(const ast::Expr &e, const std::string &op_na
     std::vector<Loop> loops;
     size_t outer = 0;
     for (size_t k : sliced) {
-        const bool reduced = !axis || size_t(*axis) == k;
+        const bool reduced = !axis_index || *axis_index == k;
         if (!reduced) {
             if (slice_contexts_.empty() || outer >= slice_contexts_.back().size())
                 fail(indices[k]->loc, who +

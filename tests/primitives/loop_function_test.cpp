@@ -393,6 +393,36 @@ TEST(LoopFunction, TwoDimensionalSliceExtentsMustAgree) {
     }
 }
 
+// axis= counts the axes of the slice, as NumPy does: x[i, :] has one axis, 0 (the row's
+// columns); an axis the slice does not have is a located error.
+TEST(LoopFunction, AxisCountsTheAxesOfTheSlice) {
+    Program p = Program::from_source(
+        "axis.py", "import smelt.parpy as parpy\n\n\ndef f(x, lo, N):\n    parpy.label('N')\n"
+                   "    for i in range(N):\n        lo[i] = parpy.min(x[i, :], axis=0)\n\n\n"
+                   "def g(x, lo, N):\n    parpy.label('N')\n    for i in range(N):\n"
+                   "        lo[i] = parpy.min(x[i, :], axis=1)\n");
+    const int64_t R = 5, C = 7;
+    std::vector<double> x(size_t(R * C));
+    for (size_t k = 0; k < x.size(); ++k)
+        x[k] = double((k * 37) % 23) - 11.0;
+    std::vector<double> want(size_t(R));
+    for (int64_t i = 0; i < R; ++i)
+        want[size_t(i)] = *std::min_element(x.begin() + i * C, x.begin() + (i + 1) * C);
+    Array lo = zeros(size_t(R), DType::Float64, &test_device());
+    LoopFunction f(p, "f", {{"N", {}}}, test_options());
+    f({shaped(to_device(x), {R, C}), lo, R});
+    EXPECT_EQ(lo.to_vector<double>(), want);
+    LoopFunction g(p, "g", {{"N", {}}}, test_options());
+    try {
+        g({shaped(to_device(x), {R, C}), lo, R});
+        FAIL() << "accepted axis=1 on a one-axis slice";
+    } catch (const CompileError &e) {
+        const Diagnostic &d = e.diagnostics().front();
+        EXPECT_EQ(d.loc.line, 13) << d.rendered;
+        EXPECT_NE(d.message.find("axis=1 is out of range"), std::string::npos) << d.rendered;
+    }
+}
+
 TEST(LoopFunction, LabelsAreKeptOnIrLoops) {
     // The lowering alone: labels on the loops of a for statement, a slice statement and a
     // reduction; integer arguments specialised as constants.
