@@ -505,8 +505,10 @@ private:
 // a `reduce` loop (its body ends with acc op= term) combined in a fixed order, across threads
 // at the top level, across a work-group inside a parallel loop on GPUs. Everything else runs
 // sequentially in order (on GPUs as one-work-item kernels, next to the data). Arguments are
-// Arrays and scalars; like ParPy, a specialisation is compiled per argument types, integer scalar
-// values (they are constants of the code: parallel loop bounds must be known) and array sizes.
+// Arrays (shaped ones of rank >= 2 are indexed x[i, j] and sliced x[i, :]) and scalars; like
+// ParPy, a specialisation is compiled per argument types, integer scalar values (they are
+// constants of the code: parallel loop bounds must be known) and array shapes. The kernel file
+// must import ParPy's module (`import smelt.parpy as parpy`) for its syntax to be accepted.
 // CompileError (located) for what cannot run as the spec says (see plan.h); UsageError for bad
 // calls. Bounds and finite checks (Options) are not applied to loop functions.
 class LoopFunction {

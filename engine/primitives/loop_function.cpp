@@ -144,7 +144,7 @@ Specialisation specialise(const ast::Module &module, const std::string &func,
         BoundParam b = bind_param(func, pname, declared[k], args[k].type(), precision);
         if (b.for_request) request.arg_types[pname] = b.type;
         if (args[k].is_array()) {
-            entry->shapes[pname] = {static_cast<int64_t>(args[k].array().size())};
+            entry->shapes[pname] = args[k].shape();
         } else if (b.type.is_integer()) {
             int64_t v = 0;
             args[k].convert_scalar(Scalar::I64, &v);

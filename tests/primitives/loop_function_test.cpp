@@ -1,6 +1,7 @@
 // smelt::LoopFunction (loop-parallel functions, ParPy's model) against hand-written loops: ParPy's
 // typical programs (tests/primitives/loop_kernels.py) on the test backend, and every rejection
 // located in the .py with its message.
+#include "ir/printer.h"
 #include "primitive_test_util.h"
 #include "primitives/loop_function/specialise.h"
 #include "primitives/program_data.h"
@@ -23,6 +24,12 @@ using namespace testing_util;
 const Program &loop_kernels() {
     static const Program p =
         Program::from_file(std::string(SMELT_TEST_DATA_DIR) + "/primitives/loop_kernels.py");
+    return p;
+}
+
+const Program &loop_kernels_2d() {
+    static const Program p =
+        Program::from_file(std::string(SMELT_TEST_DATA_DIR) + "/primitives/loop_kernels_2d.py");
     return p;
 }
 
@@ -69,7 +76,7 @@ TEST(LoopFunction, RowSumsOuterParallelInnerReduce) {
     }
 }
 
-TEST(LoopFunction, SoftmaxPerRowAndWholeArray) {
+TEST(LoopFunction, SoftmaxPerRow) {
     const int64_t rows = 9, cols = 130;
     auto x = values(size_t(rows * cols), 4);
     std::vector<double> want(x.size());
@@ -85,7 +92,9 @@ TEST(LoopFunction, SoftmaxPerRowAndWholeArray) {
                          test_options());
     rowwise({to_device(x), out, rows, cols});
     expect_near_all(out.to_vector<double>(), want, 1e-12);
+}
 
+TEST(LoopFunction, SoftmaxWholeArray) {
     // One row, three top-level loops with sequential code between them.
     const size_t n = 5000;
     auto y = values(n, 5);
@@ -146,7 +155,7 @@ TEST(LoopFunction, SpmvCsrSequentialInnerLoop) {
 }
 
 TEST(LoopFunction, FullArraySumWithReduce) {
-    for (size_t n : {size_t(1), size_t(255), size_t(10007)}) {
+    for (size_t n : {size_t(255), size_t(10007)}) {
         auto x = small_values<double>(n, -50, 50, unsigned(n));
         const double want = std::accumulate(x.begin(), x.end(), 0.0); // exact: small integers
         Array out = zeros(1, DType::Float64, &test_device());
@@ -203,7 +212,10 @@ TEST(LoopFunction, ReductionsOverSlices) {
                    test_options());
     h({to_device(x), out2, rows, cols});
     EXPECT_EQ(out2.to_vector<double>(), out.to_vector<double>());
+}
 
+TEST(LoopFunction, ReductionsOverSlicesUnderMapLabels) {
+    const int64_t rows = 6;
     // Two parpy reductions labelled with a map label (ParPy's threads(128) form): each splits
     // over the work-group on GPUs.
     auto z = values(size_t(rows * 300), 14);
@@ -294,6 +306,95 @@ INSTANTIATE_TEST_SUITE_P(
                   "            out[j] = x[i]\n",
                   "N", 7, 9, "is inside sequential code"}));
 
+TEST(LoopFunction, TwoDimensionalSlicesAndReductions) {
+    const int64_t R = 5, C = 70;
+    auto x = small_values<double>(size_t(R * C), -20, 20, 15);
+    auto y = small_values<double>(size_t(R * C), -20, 20, 16);
+    Array dx = to_device(x), dy = to_device(y);
+
+    Array sums = zeros(size_t(R), DType::Float64, &test_device());
+    LoopFunction rows(loop_kernels_2d(), "row_sums_2d", {{"N", {}}, {"M", {64, false, 0}}},
+                      test_options());
+    rows({shaped(dx, {R, C}), sums, R});
+    for (int64_t i = 0; i < R; ++i)
+        EXPECT_EQ(sums.to_vector<double>()[size_t(i)],
+                  std::accumulate(x.begin() + i * C, x.begin() + (i + 1) * C, 0.0));
+
+    Array out = zeros(size_t(R * C), DType::Float64, &test_device());
+    LoopFunction add(loop_kernels_2d(), "add_2d", {{"N", {}}, {"M", {}}}, test_options());
+    add({shaped(dx, {R, C}), shaped(dy, {R, C}), shaped(out, {R, C})});
+    std::vector<double> want(x.size());
+    for (size_t k = 0; k < x.size(); ++k)
+        want[k] = x[k] + 2.0 * y[k];
+    EXPECT_EQ(out.to_vector<double>(), want);
+
+    Array cols = zeros(size_t(C), DType::Float64, &test_device());
+    LoopFunction colmax(loop_kernels_2d(), "col_max", {{"M", {}}}, test_options());
+    colmax({shaped(dx, {R, C}), cols});
+    for (int64_t j = 0; j < C; ++j) {
+        double m = x[size_t(j)];
+        for (int64_t i = 1; i < R; ++i)
+            m = std::max(m, x[size_t(i * C + j)]);
+        EXPECT_EQ(cols.to_vector<double>()[size_t(j)], m) << j;
+    }
+
+    const int64_t N = 4, K = 6, M = 3;
+    auto a = values(size_t(N * K), 17), b = values(size_t(K * M), 18);
+    std::vector<double> prod(size_t(N * M), 0.0);
+    for (int64_t i = 0; i < N; ++i)
+        for (int64_t j = 0; j < M; ++j) {
+            double s = 0.0;
+            for (int64_t k = 0; k < K; ++k)
+                s += a[i * K + k] * b[k * M + j];
+            prod[i * M + j] = s;
+        }
+    Array c = zeros(size_t(N * M), DType::Float64, &test_device());
+    LoopFunction mm(loop_kernels_2d(), "matmul_2d", {{"N", {}}, {"M", {}}}, test_options());
+    mm({shaped(to_device(a), {N, K}), shaped(to_device(b), {K, M}), shaped(c, {N, M}), N, K, M});
+    EXPECT_EQ(c.to_vector<double>(), prod);
+}
+
+TEST(LoopFunction, TwoDimensionalSliceExtentsMustAgree) {
+    Program p = Program::from_source(
+        "bad2d.py", "import smelt.parpy as parpy\n\n\ndef f(x, out):\n    parpy.label('N')\n"
+                    "    out[:] = parpy.sum(x[:, :], axis=1)\n");
+    LoopFunction f(p, "f", {{"N", {}}}, test_options());
+    Array x = zeros(12, DType::Float64, &test_device()),
+          out = zeros(4, DType::Float64, &test_device());
+    try {
+        f({shaped(x, {3, 4}), out});
+        FAIL() << "accepted a reduction over rows of 3 into 4 elements";
+    } catch (const CompileError &e) {
+        const Diagnostic &d = e.diagnostics().front();
+        EXPECT_EQ(d.loc.line, 6) << d.rendered;
+        EXPECT_NE(d.message.find("every slice of a statement must have the same extent"),
+                  std::string::npos)
+            << d.rendered;
+    }
+}
+
+TEST(LoopFunction, LabelsAreKeptOnIrLoops) {
+    // The lowering alone: labels on the loops of a for statement, a slice statement and a
+    // reduction; integer arguments specialised as constants.
+    auto entry = std::make_shared<LoopEntry>();
+    entry->function = "norms_labelled";
+    entry->values = {{"N", 3}, {"M", 4}};
+    CompileOptions o;
+    o.loop_entry = entry;
+    KernelRequest r{"norms_labelled",
+                    {{"x", Type::pointer(Scalar::F64)},
+                     {"out", Type::pointer(Scalar::F64)},
+                     {"N", Type::scalar(Scalar::I64)},
+                     {"M", Type::scalar(Scalar::I64)}},
+                    {}};
+    const std::string text = ir::print_function(
+        *build_ir(*loop_kernels().data().module, {r}, o)->find("norms_labelled"));
+    EXPECT_NE(text.find("label N\n    for i_it in range(0:long, 3:long, 1:long):"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("label M\n        for sum_it in range("), std::string::npos) << text;
+}
+
 TEST(LoopFunction, WithGpuBlockIsSequentialCode) {
     Program p = Program::from_source(
         "gpu.py", "import smelt.parpy as parpy\n\n\ndef f(x, out, N):\n    with parpy.gpu:\n"
@@ -337,6 +438,24 @@ TEST(LoopFunctionCuda, UnitsCompileForSm90WithoutADevice) {
          {arr(12), arr(3), int64_t(3), int64_t(4)}},
         {"extremes", {{"R", red}}, {arr(8), arr(3)}},
     };
+    const std::vector<Case> cases_2d = {
+        {"add_2d",
+         {{"N", map}, {"M", map}},
+         {shaped(zeros(6, DType::Float64, &cpu), {2, 3}),
+          shaped(zeros(6, DType::Float64, &cpu), {2, 3}),
+          shaped(zeros(6, DType::Float64, &cpu), {2, 3})}},
+        {"col_max", {{"M", map}}, {shaped(zeros(6, DType::Float64, &cpu), {2, 3}), arr(3)}},
+        {"row_sums_2d",
+         {{"N", map}, {"M", LoopPar{32, false, 0}}},
+         {shaped(zeros(6, DType::Float64, &cpu), {2, 3}), arr(2), int64_t(2)}},
+    };
+    for (const Case &c : cases_2d) {
+        auto sp = primitives::loops::specialise(*loop_kernels_2d().data().module, c.func, c.spec,
+                                                c.args, Precision::Double, "cuda");
+        cuda::NvrtcOutput out =
+            cuda::nvrtc_compile(sp.unit.source, "kernel.cu", cuda::nvrtc_options("sm_90"));
+        EXPECT_TRUE(out.ok) << c.func << ":\n" << out.log;
+    }
     for (const Case &c : cases) {
         auto sp = primitives::loops::specialise(*loop_kernels().data().module, c.func, c.spec,
                                                 c.args, Precision::Double, "cuda");

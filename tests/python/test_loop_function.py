@@ -91,3 +91,25 @@ def test_source_and_errors(program, tmp_path):
     g = _smelt.LoopFunction(program, "axpy", {}, backend="cpu")
     with pytest.raises(smelt.CompileError, match="nothing in 'axpy' runs in parallel"):
         g([2.0, np.zeros(4), np.zeros(4), np.zeros(4), 4])
+
+
+def test_two_dimensional(compiled_backend, rng):
+    path = os.path.join(os.path.dirname(KERNELS), "loop_kernels_2d.py")
+    program = _smelt.Program.from_file(path)
+    fake = types.SimpleNamespace(label=lambda name: None, sum=np.sum, max=np.max)
+    namespace = {"parpy": fake}
+    text = open(path).read().replace("import smelt.parpy as parpy", "")
+    exec(compile(text, path, "exec"), namespace)
+    x = rng.integers(-9, 9, (4, 33)).astype(np.float64)
+    y = rng.integers(-9, 9, (4, 33)).astype(np.float64)
+    for name, spec, args in [
+            ("row_sums_2d", {"N": (0, False, 0), "M": (32, False, 0)}, [x, np.zeros(4), 4]),
+            ("add_2d", {"N": (0, False, 0), "M": (0, False, 0)}, [x, y, np.zeros((4, 33))]),
+            ("col_max", {"M": (0, False, 0)}, [x, np.zeros(33)])]:
+        engine_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        _smelt.LoopFunction(program, name, spec, backend=ENGINE_NAME[compiled_backend])(engine_args)
+        oracle_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        namespace[name](*oracle_args)
+        for got, want in zip(engine_args, oracle_args):
+            if isinstance(got, np.ndarray):
+                np.testing.assert_array_equal(got, want, err_msg=name)
