@@ -230,9 +230,17 @@ public:
     bool is_array() const { return is_array_; }
     const Array &array() const { return array_; } // null unless is_array()
     // An array's extents: the shape it was given, else {size()}. Empty for a scalar.
-    const std::vector<int64_t> &shape() const { return shape_; }
+    std::vector<int64_t> shape() const {
+        if (!shape_.empty() || !is_array_) return shape_;
+        return {static_cast<int64_t>(array_.size())};
+    }
+    // The number of extents: 0 for a scalar, 1 for an unshaped array.
+    size_t rank() const { return !is_array_ ? 0 : shape_.empty() ? 1 : shape_.size(); }
     // An array's len(): its first extent (its size when unshaped). 0 for a scalar.
-    int64_t length() const { return shape_.empty() ? 0 : shape_[0]; }
+    int64_t length() const {
+        if (!is_array_) return 0;
+        return shape_.empty() ? static_cast<int64_t>(array_.size()) : shape_[0];
+    }
     // The kernel type this argument gives an unannotated parameter: pointer to the array's
     // element type (a global matrix of its shape when shaped with rank >= 2), or the scalar's
     // type.
@@ -247,7 +255,7 @@ private:
 
     Array array_;
     bool is_array_ = false;
-    std::vector<int64_t> shape_;
+    std::vector<int64_t> shape_; // only for Arg(a, shape): unshaped arrays allocate nothing
     Scalar scalar_ = Scalar::I32;
     union {
         int64_t i;

@@ -7,7 +7,6 @@ namespace smelt {
 
 Arg::Arg(const Array &a) : array_(a), is_array_(true) {
     if (a.is_null()) throw UsageError("a null Array handle was passed as a kernel argument");
-    shape_ = {static_cast<int64_t>(a.size())};
 }
 
 Arg::Arg(const Array &a, std::vector<int64_t> shape) : Arg(a) {

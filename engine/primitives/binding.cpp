@@ -128,8 +128,8 @@ void append_type_key(std::string &key, const Arg &a) {
                                : static_cast<char>(a.type().elem));
     // A shaped array adds its rank (a byte of 0x90 and up, which no other argument begins
     // with) and its extents, 8 bytes each: every shape is its own specialisation.
-    if (a.is_array() && a.shape().size() >= 2) {
-        key.push_back(static_cast<char>(0x90 + a.shape().size()));
+    if (a.rank() >= 2) {
+        key.push_back(static_cast<char>(0x90 + a.rank()));
         for (int64_t d : a.shape())
             key.append(reinterpret_cast<const char *>(&d), sizeof d);
     }

@@ -94,7 +94,9 @@ class Kernel(_Primitive):
     def _geometry(self, args, global_size, local_size):
         """(global size, work-group size) of a call; see the class docstring."""
         if global_size is None:
-            n = next((len(a) for a in args if hasattr(a, "__len__") and not isinstance(a, LocalMem)),
+            # The first array's len(): a reshaped smelt Array's first extent, as for NumPy.
+            n = next((a.shape[0] if hasattr(a, "shape") else len(a)
+                      for a in args if hasattr(a, "__len__") and not isinstance(a, LocalMem)),
                      None)
             if n is None:
                 raise TypeError("Kernel: no array argument to size the launch by; pass global_size")

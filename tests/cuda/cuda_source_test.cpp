@@ -380,6 +380,34 @@ TEST(CudaNvrtc, ErrorsPointAtThePythonFile) {
               "a.py:3: warning: x\nplain line\n");
 }
 
+// Shaped array parameters (tests/primitives/nd_kernels.py, as NdArrays.* specialises them):
+// flat pointers indexed in 64 bits, through helpers, in the checked form and in a raw kernel.
+TEST(CudaNvrtc, ShapedArrayParametersCompileForSm90WithoutADevice) {
+    const auto m = parse_named(kData + "/primitives/nd_kernels.py");
+    const Type a = Type::matrix(Scalar::F64, {37, 19}, AddrSpace::Global);
+    const Type t3 = Type::matrix(Scalar::F32, {4, 3, 5}, AddrSpace::Global);
+    auto unit = [&](const std::string &func, std::vector<std::optional<Type>> given,
+                    bool checked = false, bool distinct_arrays = false) {
+        primitives::ElementwiseArgLayout layout;
+        layout.distinct_arrays = distinct_arrays;
+        layout.covers_n.assign(given.size(), distinct_arrays);
+        return primitives::elementwise_unit(*m, func, given, Precision::Double, cuda_target(),
+                                            "cuda", layout, checked, checked)
+            .source;
+    };
+    const std::string mv = unit("matvec", {a, ptr(Scalar::F64), ptr(Scalar::F64)});
+    EXPECT_NE(mv.find("a[(int64_t)(i) * 19LL + (j)]"), std::string::npos) << after_prelude(mv);
+    expect_cubin("matvec", mv);
+    expect_cubin("matvec distinct",
+                 unit("matvec", {a, ptr(Scalar::F64), ptr(Scalar::F64)}, false, true));
+    expect_cubin("weighted_planes", unit("weighted_planes", {t3, ptr(Scalar::F64)}));
+    expect_cubin("scale_rows checked", unit("scale_rows", {a, ptr(Scalar::F64)}, true));
+    auto raw = build_ir(
+        *m, {{"gid_matvec", {{"a", a}, {"x", ptr(Scalar::F64)}, {"y", ptr(Scalar::F64)}}, {}}},
+        cuda_options());
+    expect_cubin("gid_matvec", primitives::cuda::raw_kernel_unit(*raw, "gid_matvec").source);
+}
+
 #endif
 
 } // namespace

@@ -196,6 +196,13 @@ TEST(NdArrays, ShapesMustMatchTheArraySize) {
     }
     EXPECT_THROW(Arg(A, {}), UsageError);
     EXPECT_THROW(Arg(A, {-3, -4}), UsageError);
+    EXPECT_EQ(Arg(A).shape(), std::vector<int64_t>{12});
+    EXPECT_EQ(Arg(A).rank(), 1u);
+    EXPECT_EQ(Arg(A).length(), 12);
+    EXPECT_EQ(Arg(A, {3, 4}).shape(), (std::vector<int64_t>{3, 4}));
+    EXPECT_EQ(Arg(A, {3, 4}).rank(), 2u);
+    EXPECT_EQ(Arg(A, {3, 4}).length(), 3);
+    EXPECT_EQ(Arg(2.5).rank(), 0u);
     // Rank 1 stays a pointer; rank 2 is a global matrix.
     EXPECT_EQ(Arg(A, {12}).type(), Type::pointer(Scalar::F64));
     EXPECT_EQ(Arg(A, {3, 4}).type(), Type::matrix(Scalar::F64, {3, 4}, AddrSpace::Global));

@@ -124,6 +124,13 @@ def test_low_level_kernel(gpu, rng):
     y = np.zeros(50)
     Kernel(gid_row_sums, backend=gpu)(a, y, global_size=50, local_size=32)
     np.testing.assert_array_equal(y, a.sum(axis=1))
+    # Without global_size: the first array's len(), its rows, for a reshaped smelt Array too.
+    A, Y = smelt.wrap(a.ravel().copy(), np.zeros(50), backend=gpu)
+    k = Kernel(gid_row_sums, backend=gpu)
+    assert k._geometry((A.reshape(50, 6), Y), None, None) == (50, 2)
+    assert k._geometry((a, y), None, None) == (50, 2)
+    k(A.reshape(50, 6), Y)
+    np.testing.assert_array_equal(Y.get(), a.sum(axis=1))
 
 
 def test_annotated_pointer_parameters_take_the_flat_elements(compiled_backend, rng):
