@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <sstream>
 
 namespace smelt {
 
@@ -30,6 +31,20 @@ void notice_build(const std::string &backend) {
                      backend.c_str());
         std::fflush(stderr);
     }
+}
+
+// For a build that failed while a user header (an external function's) was not found on the
+// include path: where such headers are looked for.
+std::string missing_header_hint(const std::string &dependencies) {
+    std::istringstream lines(dependencies);
+    std::string line, missing;
+    const std::string tail = " not found";
+    while (std::getline(lines, line))
+        if (line.size() > tail.size() &&
+            line.compare(line.size() - tail.size(), tail.size(), tail) == 0)
+            missing += (missing.empty() ? "" : ", ") + line.substr(0, line.size() - tail.size());
+    if (missing.empty()) return "";
+    return "; not found on the include path (Options::includes, includes= in Python): " + missing;
 }
 
 } // namespace
@@ -109,7 +124,8 @@ std::filesystem::path KernelLoader::ensure_built_locked(const ModuleSource &src,
         std::filesystem::path kept =
             cache_.keep_failed(lay, key, staged, built.command + "\n" + built.log);
         throw BackendError(backend_.name() + " build of " + describe(src, key) + " failed (in " +
-                               kept.parent_path().string() + ": " + built.command + ")",
+                               kept.parent_path().string() + ": " + built.command + ")" +
+                               missing_header_hint(key.parts().dependencies),
                            built.log, kept.string());
     }
     return cache_.publish(lay, key, staged).binary;

@@ -9,8 +9,9 @@
 namespace smelt {
 
 // One line per quoted #include of `source` ("name path content-hash", or "name not found"),
-// each looked up in `include_dirs` in order as the compilers do. Angle-bracket includes (system
-// headers) and the headers included headers include are not followed. "" when there are none.
+// each looked up in `include_dirs` in order as the compilers do (an absolute name as it is).
+// Angle-bracket includes (system headers) and the headers included headers include are not
+// followed. "" when there are none.
 std::string header_dependencies(const std::string &source,
                                 const std::vector<std::string> &include_dirs);
 

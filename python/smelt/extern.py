@@ -124,7 +124,7 @@ def external(name, signature=None, header=None, backends=None, c_name=None, code
     annotations give the signature and the function is its CPython meaning::
 
         @smelt.external("my_cube", header="my_cube.h")
-        def my_cube(x: "double") -> "double":
+        def my_cube(x: smelt.double) -> smelt.double:
             return x ** 3
     """
     if signature is None:

@@ -13,7 +13,11 @@
 #include "opencl/opencl_test_util.h"
 #endif
 #ifdef SMELT_HAVE_CUDA
+#include "backends/cuda/nvrtc_compiler.h"
 #include "cuda/cuda_test_util.h"
+#include "primitives/cuda/cuda_target.h"
+#include "primitives/elementwise_unit.h"
+#include "primitives/program_data.h"
 #endif
 
 #include <gtest/gtest.h>
@@ -297,7 +301,9 @@ TEST(External, MissingHeaderIsABackendErrorWithTheLog) {
     } catch (const BackendError &e) {
         EXPECT_NE(e.log().find("smelt_no_such_header.h"), std::string::npos) << e.log();
         EXPECT_FALSE(e.kept_source().empty());
-        EXPECT_NE(std::string(e.what()).find("smelt_no_such_header.h"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("not found on the include path (Options::includes, "
+                                             "includes= in Python): smelt_no_such_header.h"),
+                  std::string::npos)
             << e.what();
     }
 }
@@ -336,6 +342,31 @@ TEST(CudaExternal, HeaderFunction) {
     TempDir dir;
     spew(dir.path() / "my_cube.h", cube_header());
     check_header_cube("cuda", dir.path());
+}
+
+// NVRTC needs no device: the CUDA units calling a header's __device__ function and pasted
+// __device__ code compile for sm_90 with the header directory as --include-path.
+TEST(CudaExternalNvrtc, UnitsCompileWithoutADevice) {
+    TempDir dir;
+    spew(dir.path() / "my_cube.h", cube_header());
+    Program p = program("def f(i, x, y):\n"
+                        "    y[i] = my_cube(x[i]) + twice_plus(x[i], i)\n",
+                        {cube_external(), twice_plus_external()});
+    const Type dp = Type::pointer(Scalar::F64);
+    std::string unit =
+        primitives::elementwise_unit(*p.data().module, "f", {dp, dp}, Precision::Double,
+                                     primitives::cuda::cuda_target(), "cuda")
+            .source;
+    EXPECT_NE(unit.find("__device__ static inline double smelt_test_twice_plus"),
+              std::string::npos);
+    cuda::NvrtcOutput out = cuda::nvrtc_compile(
+        unit, "kernel.cu", cuda::nvrtc_options("sm_90", {"--include-path=" + dir.path().string()}));
+    EXPECT_TRUE(out.ok) << out.log;
+
+    // Without the include path the header is missing, and the log says which.
+    out = cuda::nvrtc_compile(unit, "kernel.cu", cuda::nvrtc_options("sm_90"));
+    EXPECT_FALSE(out.ok);
+    EXPECT_NE(out.log.find("my_cube.h"), std::string::npos) << out.log;
 }
 
 TEST(CudaExternal, SourceText) {

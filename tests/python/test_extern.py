@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import smelt
-from smelt import Elementwise, Extern, Reduction
+from smelt import GID_0, LDIM_0, LID_0, Elementwise, Extern, Reduction, double
 from smelt.extern import declarations
 
 HEADER = "smelt_py_test_cube.h"
@@ -102,7 +102,7 @@ def calls_gpu_only(i, x, y):
 @smelt.external("smelt_py_sq", code={
     "": "static inline double smelt_py_sq(double a) { return a * a; }",
     "cuda": "__device__ static inline double smelt_py_sq(double a) { return a * a; }"})
-def square(a: "double") -> "double":
+def square(a: double) -> double:
     return a * a
 
 
@@ -219,3 +219,15 @@ def test_signature_forms():
 def test_unknown_option_is_rejected():
     with pytest.raises(TypeError, match="unexpected keyword argument 'include'"):
         Elementwise(twice_index, backend="cython", include=["/tmp"])
+
+
+def twice_kernel(x, y, n):
+    i = GID_0 * LDIM_0 + LID_0
+    if i < n:
+        y[i] = twice(x[i], 1)
+
+
+def test_low_level_kernel_calls_an_external(gpu):
+    x, y = _x(64), np.zeros(64)
+    smelt.low_level.Kernel(twice_kernel, backend=gpu)(x, y, 64)
+    np.testing.assert_array_equal(y, 2.0 * x + 1.0)
