@@ -354,6 +354,26 @@ TEST(LoopFunction, TwoDimensionalSlicesAndReductions) {
     EXPECT_EQ(c.to_vector<double>(), prod);
 }
 
+TEST(LoopFunction, TwoDimensionalRowSoftmaxInnerLoopsOverTheGroup) {
+    // ParPy's softmax: a parpy.max and a trailing loop under the map label 'M', split over the
+    // items of a work-group on GPUs (sequential in each iteration on the CPU).
+    const int64_t R = 6, C = 150;
+    auto x = values(size_t(R * C), 19);
+    std::vector<double> want(x.size());
+    for (int64_t i = 0; i < R; ++i) {
+        double m = *std::max_element(x.begin() + i * C, x.begin() + (i + 1) * C), s = 0;
+        for (int64_t j = 0; j < C; ++j)
+            s += std::exp(x[i * C + j] - m);
+        for (int64_t j = 0; j < C; ++j)
+            want[i * C + j] = std::exp(x[i * C + j] - m) / s;
+    }
+    Array out = zeros(x.size(), DType::Float64, &test_device());
+    LoopFunction f(loop_kernels_2d(), "row_softmax_2d", {{"N", {}}, {"M", {64, false, 0}}},
+                   test_options());
+    f({shaped(to_device(x), {R, C}), shaped(out, {R, C}), R, C});
+    expect_near_all(out.to_vector<double>(), want, 1e-12);
+}
+
 TEST(LoopFunction, TwoDimensionalSliceExtentsMustAgree) {
     Program p = Program::from_source(
         "bad2d.py", "import smelt.parpy as parpy\n\n\ndef f(x, out):\n    parpy.label('N')\n"
@@ -445,6 +465,10 @@ TEST(LoopFunctionCuda, UnitsCompileForSm90WithoutADevice) {
           shaped(zeros(6, DType::Float64, &cpu), {2, 3}),
           shaped(zeros(6, DType::Float64, &cpu), {2, 3})}},
         {"col_max", {{"M", map}}, {shaped(zeros(6, DType::Float64, &cpu), {2, 3}), arr(3)}},
+        {"row_softmax_2d",
+         {{"N", map}, {"M", LoopPar{32, false, 0}}},
+         {shaped(zeros(6, DType::Float64, &cpu), {2, 3}),
+          shaped(zeros(6, DType::Float64, &cpu), {2, 3}), int64_t(2), int64_t(3)}},
         {"row_sums_2d",
          {{"N", map}, {"M", LoopPar{32, false, 0}}},
          {shaped(zeros(6, DType::Float64, &cpu), {2, 3}), arr(2), int64_t(2)}},

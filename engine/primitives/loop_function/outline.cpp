@@ -244,6 +244,23 @@ private:
         out.push_back(Stmt::while_(bin(BinaryOp::Gt, use(s), lit(0)), std::move(body), loc));
     }
 
+    // `loop` with its iterations split over the items of the group (item LID_0 takes
+    // iterations LID_0, LID_0 + LDIM_0, ...).
+    Block strided(const Stmt &loop, std::vector<VarPtr> &locals) const {
+        VarPtr step = new_var("smelt_step" + std::to_string(locals.size()), loop.var->type,
+                              ir::Var::Role::Hidden);
+        locals.push_back(step);
+        ExprPtr start =
+            bin(BinaryOp::Add, loop.start,
+                bin(BinaryOp::Mul, Expr::cast(loop.var->type, item("LID_0")), loop.step));
+        Block body;
+        body.push_back(Stmt::assign(
+            step, bin(BinaryOp::Mul, loop.step, Expr::cast(loop.var->type, item("LDIM_0"))),
+            loop.loc));
+        body.push_back(Stmt::for_(loop.var, start, loop.stop, use(step), loop.body, loop.loc));
+        return body;
+    }
+
     // The reduce loop `loop` (ending with `u`) split over the items of the group.
     Block group_reduction(const Stmt &loop, const ReduceUpdate &u, const VarPtr &buf,
                           std::vector<VarPtr> &locals) const {
@@ -333,6 +350,11 @@ private:
                          group_reduction(*body[k], seg.group_loops[next].update, bufs[next], extra))
                         b.push_back(s);
                     ++next;
+                    continue;
+                }
+                if (std::count(seg.strided_loops.begin(), seg.strided_loops.end(), k)) {
+                    for (auto &st : strided(*body[k], extra))
+                        b.push_back(st);
                     continue;
                 }
                 for (auto &s : on_item_zero({body[k]}))

@@ -9,10 +9,11 @@
 //   Sequential  smelt_seg<k>(params, frame)                 GPU: the kernel itself, 1 work-item
 //   Map         smelt_seg<k>(t, params, frame)              one iteration, t in [0, total)
 //               GPU: smelt_k<k>(params, frame) runs it for t = global id, grid-stride; with a
-//               reduce loop in the body, smelt_k<k>(params, frame, buf) gives each iteration
-//               a work-group (t = group id, grid-stride) whose items split the reduce loop and
-//               combine their parts by an ordered tree in buf (local memory); statements around
-//               the loop run on every item, their stores on item 0 only.
+//               reduce loop in the body, smelt_k<k>(params, frame, bufs...) gives each
+//               iteration a work-group (t = group id, grid-stride) whose items split each reduce
+//               loop and combine their parts by an ordered tree in its buf (local memory), and
+//               split the trailing labelled loops (strided); other statements run on every item,
+//               their stores on item 0 only.
 //   Reduce      smelt_seg<k>_term(t, params, frame) -> T    the term of iteration t
 //               smelt_seg<k>_apply(total, params, frame)    acc = acc op total
 //               smelt_seg<k>_combine(a, b), smelt_seg<k>_neutral()   (the CPU entry's)

@@ -297,13 +297,22 @@ private:
             if (u && u->acc && u->acc->role == ir::Var::Role::Hidden)
                 seg.group_loops.push_back({k, *ip, *u});
         }
+        for (size_t k = seg.body.size(); !seg.group_loops.empty() && k-- > 0;) {
+            const LoopPar *ip = par_of(*seg.body[k]);
+            const bool grouped =
+                std::any_of(seg.group_loops.begin(), seg.group_loops.end(),
+                            [&](const Segment::GroupLoop &g) { return g.index == k; });
+            if (!ip || ip->reduce || grouped || breaks_out(seg.body[k]->body, nullptr)) break;
+            seg.strided_loops.insert(seg.strided_loops.begin(), k);
+        }
         return seg;
     }
 
-    // True when `brk` is in `body` outside any loop of it (so it would leave the parallel loop).
+    // True when `brk` is in `body` outside any loop of it (so it would leave the parallel loop);
+    // with `brk` null, when any break is.
     static bool breaks_out(const Block &body, const Stmt *brk) {
         for (const auto &s : body) {
-            if (s.get() == brk) return true;
+            if (s.get() == brk || (!brk && s->kind == StmtKind::Break)) return true;
             if (s->kind == StmtKind::If && (breaks_out(s->body, brk) || breaks_out(s->orelse, brk)))
                 return true;
         }

@@ -67,6 +67,10 @@ struct Segment {
         ReduceUpdate update;
     };
     std::vector<GroupLoop> group_loops;
+    // With group loops: the trailing top-level loops of `body` with a (non-reduce) spec label,
+    // which the items of the group split among themselves (nothing after them reads what they
+    // wrote), as ParPy maps an inner labelled loop to the threads of a block.
+    std::vector<size_t> strided_loops;
 
     int64_t total() const {
         int64_t n = 1;
