@@ -52,9 +52,16 @@ def row_extremes(x, lo, hi, N):
     parpy.label('rows')
     for i in range(N):
         parpy.label('cols')
-        lo[i] = parpy.min(x[i, :], axis=0)
+        lo[i] = parpy.min(x[i, :])
         parpy.label('cols')
-        hi[i] = parpy.max(x[i, :], axis=0)
+        hi[i] = parpy.max(x[i, :])
+
+
+@parpy.jit
+def row_sums_axis(x, out):
+    # The reduction along axis 1 of every row at once: a slice statement over the rows.
+    parpy.label('rows')
+    out[:] = parpy.sum(x[:, :], axis=1)
 
 
 @parpy.jit
@@ -139,6 +146,12 @@ def make_row_sums_reduce(n, rng):
     return row_sums_reduce, [x, np.zeros(r), r, c], opts, {1: x.sum(axis=1)}
 
 
+def make_row_sums_axis(n, rng):
+    r, c = _rows(n)
+    x = rng.standard_normal((r, c))
+    return row_sums_axis, [x, np.zeros(r)], parpy.par({'rows': parpy.threads(r)}), {1: x.sum(axis=1)}
+
+
 def make_row_extremes(n, rng):
     r, c = _rows(n)
     x = rng.standard_normal((r, c)).astype(np.float32)
@@ -176,6 +189,7 @@ PROGRAMS = {
     "axpy_slices": make_axpy_slices,
     "row_sums": make_row_sums,
     "row_sums_reduce": make_row_sums_reduce,
+    "row_sums_axis": make_row_sums_axis,
     "row_extremes": make_row_extremes,
     "softmax": make_softmax,
     "spmv_csr": make_spmv_csr,

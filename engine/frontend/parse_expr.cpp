@@ -216,8 +216,7 @@ ExprPtr Parser::parse_call(ExprPtr callee, SourceLoc loc) {
 ExprPtr Parser::parse_subscript(ExprPtr value, SourceLoc loc) {
     advance(); // [
     // x[i, j] is read as x[i][j] (one Subscript per index), so both spellings index a matrix
-    // alike; how many indices an array takes is for the type checker to say. An index may be a
-    // slice in files that import ParPy's module (parse_index).
+    // alike; how many indices an array takes is for the type checker to say.
     for (;;) {
         ExprPtr index = parse_index();
         // Python would count a negative index from the end; a kernel cannot know the length.

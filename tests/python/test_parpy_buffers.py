@@ -8,12 +8,12 @@ import smelt
 import smelt.parpy as parpy
 from smelt.parpy import buffer
 
-from parpy_support import ALL, backend_param, opts_for, require_nd
+from parpy_support import ALL, backend_param, opts_for
 
 B = parpy.CompileBackend
 
 
-@pytest.mark.parametrize("backend", [backend_param(b, compiles=False) for b in ALL])
+@pytest.mark.parametrize("backend", [backend_param(b) for b in ALL])
 def test_round_trip(backend):
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     b = buffer.from_array(x, backend)
@@ -50,7 +50,7 @@ def test_host_buffers_share_memory():
     assert float(buffer.from_array(np.array([2.5]), None)) == 2.5
 
 
-@pytest.mark.parametrize("backend", [backend_param(b, compiles=False)
+@pytest.mark.parametrize("backend", [backend_param(b)
                                      for b in (B.OpenCL, B.Cuda)])
 def test_device_buffer_writes_back_on_release(backend):
     x = np.arange(4.0)
@@ -94,7 +94,6 @@ def add_rows(x, out, N, M):
 
 @pytest.mark.parametrize("backend", [backend_param(b) for b in ALL])
 def test_buffers_as_arguments(backend):
-    require_nd(backend)
     x = np.arange(12.0).reshape(3, 4)
     bx = buffer.from_array(x, backend)
     out = buffer.zeros(3, parpy.ElemSize.F64, backend)
@@ -140,7 +139,6 @@ class DeviceArray:
 
 @pytest.mark.parametrize("backend", [backend_param(b) for b in ALL])
 def test_device_arrays_go_through_host_copies(backend):
-    require_nd(backend)
     x = DeviceArray(np.arange(6.0).reshape(2, 3))
     out = DeviceArray(np.zeros(2))
     add_rows(x, out, 2, 3, opts=opts_for(backend, {"rows": parpy.threads(2)}))

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from parpy_support import ALL, backend_param, require_nd
+from parpy_support import ALL, backend_param
 
 import parpy_programs  # examples/, put on the path by parpy_support
 
@@ -13,8 +13,6 @@ import parpy_programs  # examples/, put on the path by parpy_support
 def test_program_matches_numpy(name, backend):
     rng = np.random.default_rng(7)
     fn, args, opts, expected = parpy_programs.PROGRAMS[name](600, rng)
-    if any(isinstance(a, np.ndarray) and a.ndim > 1 for a in args):
-        require_nd(backend)
     opts.backend = backend
     fn(*args, opts=opts)
     for index, want in expected.items():

@@ -1,6 +1,7 @@
 """A ParPy call's arguments as the engine takes them, with the key of their specialisation.
 
-NumPy arrays pass as they are; buffers as their backend memory (or a host view); smelt Arrays
+NumPy arrays pass as they are; buffers as their backend memory (shaped: ``Array.reshape``), or
+a host view of a host buffer for a GPU function; smelt Arrays
 as they are; torch/CuPy arrays through host views (arrays.py); numbers converted as
 ``force_int_size`` / ``force_float_size`` say. The key holds per argument the array's dtype and
 shape, or the number's type and, for integers, its value: integers are constants of the engine's
@@ -85,20 +86,16 @@ def convert(call, name, arg, opts, backend):
     if isinstance(arg, Buffer):
         check_buffer(name, arg, backend)
         call.key.append(("a", arg._array.dtype.str, arg.shape))
-        if arg.on_host and (backend != "cpu" or arg.ndim > 1):
-            # Host memory for a GPU (the engine copies it around the call), or shaped.
+        if arg.on_host and backend != "cpu":
+            # Host memory for a GPU function: the engine copies it around the call.
             call.args.append(arg.numpy())
-        elif arg.ndim == 1:
-            call.args.append(arg._array)
+        elif arg.ndim >= 2:
+            call.args.append(arg._array.reshape(arg.shape))  # the same memory, shaped
         else:
-            # A device buffer of rank >= 2 goes through the host: the engine takes shaped
-            # arrays from Python as NumPy arrays only.
-            host = arg.numpy()
-            call.args.append(host)
-            call.after.append(lambda: arg._array.set(host.reshape(-1)))
+            call.args.append(arg._array)
         return
     if isinstance(arg, Array):
-        call.key.append(("a", arg.dtype.str, (len(arg),)))
+        call.key.append(("a", arg.dtype.str, arg.shape))
         call.args.append(arg)
         return
     if arrays.is_array(arg):

@@ -9,20 +9,7 @@ it, ``.source(args)`` gives the code generated for those arguments.
 from .. import _smelt
 from .. import errors
 
-__all__ = ["available", "engine_spec", "make", "run", "source"]
-
-
-def available():
-    """True when this build's engine has loop-parallel functions."""
-    return hasattr(_smelt, "LoopFunction")
-
-
-def _require():
-    if not available():
-        raise errors.BackendUnavailableError(
-            "this build of smelt's engine has no loop-parallel functions (_smelt.LoopFunction): "
-            "compiled ParPy functions need it; CompileBackend.Python runs them in CPython")
-
+__all__ = ["engine_spec", "make", "run", "source"]
 
 def engine_spec(parallelize):
     """ParPy's {label: LoopPar} as the engine's {label: (threads, reduce, tpb)}."""
@@ -37,7 +24,6 @@ def _takes_options():
 
 def make(program, name, opts, backend, single):
     """The engine's LoopFunction for function `name` of `program` under `opts`."""
-    _require()
     extra = {k: list(getattr(opts, k)) for k in ("includes", "libs", "extra_flags")
              if getattr(opts, k)}
     kwargs = {"backend": backend, "single": single}
