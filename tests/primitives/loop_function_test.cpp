@@ -405,7 +405,7 @@ TEST(LoopFunction, AxisCountsTheAxesOfTheSlice) {
     std::vector<double> x(size_t(R * C));
     for (size_t k = 0; k < x.size(); ++k)
         x[k] = double((k * 37) % 23) - 11.0;
-    std::vector<double> want(size_t(R));
+    std::vector<double> want(static_cast<size_t>(R));
     for (int64_t i = 0; i < R; ++i)
         want[size_t(i)] = *std::min_element(x.begin() + i * C, x.begin() + (i + 1) * C);
     Array lo = zeros(size_t(R), DType::Float64, &test_device());
