@@ -393,6 +393,34 @@ TEST(LoopFunction, TwoDimensionalSliceExtentsMustAgree) {
     }
 }
 
+// A row written by the work-group's item 0 (a plain loop) and then reduced by all its items
+// (parpy.sum over the row): long rows, so on a GPU the other items reach the sum well before
+// item 0 has written the row unless a barrier orders them.
+TEST(LoopFunction, GroupReductionReadsTheRowItem0JustWrote) {
+    Program p = Program::from_source(
+        "softmax_rows.py",
+        "import smelt.parpy as parpy\nfrom math import exp\n\n\n"
+        "def softmax_rows(x, out, N, M):\n    parpy.label('N')\n    for i in range(N):\n"
+        "        parpy.label('M')\n        m = parpy.max(x[i, :])\n"
+        "        for j in range(M):\n            out[i, j] = exp(x[i, j] - m)\n"
+        "        parpy.label('M')\n        s = parpy.sum(out[i, :])\n"
+        "        for j in range(M):\n            out[i, j] = out[i, j] / s\n");
+    const int64_t R = 8, C = 4096;
+    auto x = values(size_t(R * C), 23);
+    std::vector<double> want(x.size());
+    for (int64_t i = 0; i < R; ++i) {
+        double m = *std::max_element(x.begin() + i * C, x.begin() + (i + 1) * C), s = 0;
+        for (int64_t j = 0; j < C; ++j)
+            s += std::exp(x[size_t(i * C + j)] - m);
+        for (int64_t j = 0; j < C; ++j)
+            want[size_t(i * C + j)] = std::exp(x[size_t(i * C + j)] - m) / s;
+    }
+    Array out = zeros(x.size(), DType::Float64, &test_device());
+    LoopFunction f(p, "softmax_rows", {{"N", {}}, {"M", {64, true, 0}}}, test_options());
+    f({shaped(to_device(x), {R, C}), shaped(out, {R, C}), R, C});
+    expect_near_all(out.to_vector<double>(), want, 1e-12);
+}
+
 // axis= counts the axes of the slice, as NumPy does: x[i, :] has one axis, 0 (the row's
 // columns); an axis the slice does not have is a located error.
 TEST(LoopFunction, AxisCountsTheAxesOfTheSlice) {

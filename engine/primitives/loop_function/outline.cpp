@@ -344,8 +344,12 @@ private:
             std::vector<VarPtr> extra;
             Block b = decode(seg, t);
             size_t next = 0;
+            // Item 0 stores what the statements between the split loops compute, and a split
+            // loop's items store their own iterations: a barrier before and after each split
+            // loop lets every item read those stores (softmax's sum over the row it just wrote).
             for (size_t k = 0; k < body.size(); ++k) {
                 if (next < seg.group_loops.size() && seg.group_loops[next].index == k) {
+                    if (k > 0) b.push_back(barrier());
                     for (auto &s :
                          group_reduction(*body[k], seg.group_loops[next].update, bufs[next], extra))
                         b.push_back(s);
@@ -353,8 +357,10 @@ private:
                     continue;
                 }
                 if (std::count(seg.strided_loops.begin(), seg.strided_loops.end(), k)) {
+                    if (k > 0) b.push_back(barrier());
                     for (auto &st : strided(*body[k], extra))
                         b.push_back(st);
+                    if (k + 1 < body.size()) b.push_back(barrier());
                     continue;
                 }
                 for (auto &s : on_item_zero({body[k]}))
