@@ -1,6 +1,7 @@
 #include "common/neighbor_list.h"
 
 #include "backends/registry.h"
+#include "common/run_config.h"
 
 #include <algorithm>
 #include <limits>
@@ -13,7 +14,7 @@ namespace smelt::apps {
 struct NeighborList::State {
     NeighborListSpec spec;
     int64_t n = 0;
-    Backend *backend = nullptr;
+    smelt::Backend *backend = nullptr;
 
     // Binned search.
     std::optional<Elementwise> cell_key, clear_cells, find_bounds, count, fill, sort;
@@ -177,7 +178,7 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
     State &s = *s_;
     s.spec = std::move(spec);
     s.n = n;
-    s.backend = options.backend.empty() ? &default_backend() : &get_backend(options.backend);
+    s.backend = &backend_of(options);
     const auto un = static_cast<size_t>(n);
 
     if (s.spec.search == NeighborSearch::Binned) {

@@ -114,6 +114,14 @@ smelt::Options engine_options(const RunConfig &config) {
     return o;
 }
 
+smelt::Backend &backend_of(const smelt::Options &o) {
+    return o.backend.empty() ? smelt::default_backend() : smelt::get_backend(o.backend);
+}
+
+const char *kernel_form(const smelt::Options &o, const char *cpu_form, const char *gpu_form) {
+    return backend_of(o).name() == "cpu" ? cpu_form : gpu_form;
+}
+
 int configure_threads(const RunConfig &config) {
     if (config.backend != Backend::Cpu) return 0;
     auto *cpu = dynamic_cast<smelt::cpu::CpuBackend *>(&smelt::get_backend("cpu"));

@@ -71,6 +71,11 @@ const char *to_string(Precision p);
 
 // The engine options of a run: backend ("cpu", "opencl", "cuda") and precision.
 smelt::Options engine_options(const RunConfig &config);
+// The backend primitives made with `o` run on: o.backend, else the default one.
+smelt::Backend &backend_of(const smelt::Options &o);
+// `cpu_form` on the CPU backend, `gpu_form` on the others: the apps' kernels that come in a form
+// the CPU vectorises and a one-item-per-thread form for GPUs, both giving the same bits.
+const char *kernel_form(const smelt::Options &o, const char *cpu_form, const char *gpu_form);
 // Sets the CPU backend's thread count from config.threads (0 leaves the default: all cores, or
 // SMELT_NUM_THREADS / OMP_NUM_THREADS). Returns the count the CPU backend uses; 0 for GPUs.
 int configure_threads(const RunConfig &config);

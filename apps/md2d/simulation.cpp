@@ -35,26 +35,12 @@ std::vector<ObservableColumn> thermo_columns() {
             {"pressure", "pressure", 12, 6, 'g', "epsilon sigma-2"}};
 }
 
-namespace {
-
-smelt::Backend &backend_of(const smelt::Options &o) {
-    return o.backend.empty() ? smelt::default_backend() : smelt::get_backend(o.backend);
-}
-
-// physics.py's two forms of the force loop give the same bits: the chunked one is the form a
-// CPU vectorises, the one-pair-at-a-time one suits GPU threads.
-const char *force_kernel(const smelt::Options &o) {
-    return backend_of(o).name() == "cpu" ? "compute_forces_chunked" : "compute_forces";
-}
-
-} // namespace
-
 Simulation::Simulation(const Md2dConfig &config, const smelt::Program &physics)
     : config_(config), options_(engine_options(config)), backend_(&backend_of(options_)),
       real_(config.precision == Precision::Single ? DType::Float32 : DType::Float64),
       n_(config.n()), neighbors_(physics, options_, neighbor_spec(config), config.n()),
       kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
-      forces_(physics, force_kernel(options_), options_),
+      forces_(physics, kernel_form(options_, "compute_forces_chunked", "compute_forces"), options_),
       ke_(&physics, "a+b", "kinetic_energy_map", DType::Float64, "0", options_),
       pe_sum_(&physics, "a+b", "potential_energy_map", DType::Float64, "0", options_),
       virial_(&physics, "a+b", "virial_map", DType::Float64, "0", options_) {

@@ -49,10 +49,6 @@ std::vector<ObservableColumn> thermo_columns() {
 
 namespace {
 
-smelt::Backend &backend_of(const smelt::Options &o) {
-    return o.backend.empty() ? smelt::default_backend() : smelt::get_backend(o.backend);
-}
-
 std::unique_ptr<Md3dDomain> make_domain(const Md3dConfig &config, const smelt::Program &physics,
                                         const smelt::Options &options) {
     if (!mpi::distributed()) return nullptr;
@@ -68,12 +64,6 @@ NeighborListSpec local_neighbor_spec(const Md3dConfig &config, const Md3dDomain 
     return s;
 }
 
-// physics.py's two forms of the force loop give the same bits: the chunked one is the form a
-// CPU vectorises, the one-pair-at-a-time one suits GPU threads.
-const char *force_kernel(const smelt::Options &o) {
-    return backend_of(o).name() == "cpu" ? "compute_forces_chunked" : "compute_forces";
-}
-
 } // namespace
 
 Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
@@ -85,7 +75,7 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
       domain_(make_domain(config, physics, options_)), tail_(tail_correction(config)),
       neighbors_(physics, options_, local_neighbor_spec(config, domain_.get()), n_local_),
       kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
-      forces_(physics, force_kernel(options_), options_),
+      forces_(physics, kernel_form(options_, "compute_forces_chunked", "compute_forces"), options_),
       wrap_(physics, "wrap_positions", options_), baoab_(physics, "baoab_kick_drift", options_),
       scale_(physics, "scale_velocities", options_),
       permute_real_(physics, "permute_real", options_),

@@ -28,10 +28,6 @@ smelt::Program specialised_physics(const smelt::Program &physics, const PhysicsC
 
 namespace {
 
-smelt::Backend &backend_of(const smelt::Options &o) {
-    return o.backend.empty() ? smelt::default_backend() : smelt::get_backend(o.backend);
-}
-
 smelt::Reduction sum_of(const smelt::Program &physics, const char *map,
                         const smelt::Options &options) {
     return smelt::Reduction(&physics, "a+b", map, DType::Float64, "0", options);

@@ -57,7 +57,8 @@ TEST(EmitOpenCL, KernelEntryLocalMemoryBuiltinsAndBool) {
         << text;
     EXPECT_NE(text.find("__local float buf[64];"), std::string::npos) << text;
     EXPECT_NE(text.find("buf[(int)get_local_id(0)]"), std::string::npos) << text;
-    EXPECT_NE(text.find("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"), std::string::npos) << text;
+    EXPECT_NE(text.find("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"), std::string::npos)
+        << text;
     EXPECT_NE(text.find("(int)get_num_groups(0)"), std::string::npos) << text;
     EXPECT_NE(text.find("smelt_atomic_inc_i32(&x[0])"), std::string::npos) << text;
     // Without the entry point the same function is an ordinary device function.

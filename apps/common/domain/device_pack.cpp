@@ -2,20 +2,13 @@
 
 #include "backends/registry.h"
 #include "common/kernel_file.h"
+#include "common/run_config.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
 namespace smelt::apps::domain {
-
-namespace {
-
-smelt::Backend &backend_of(const smelt::Options &o) {
-    return o.backend.empty() ? smelt::default_backend() : smelt::get_backend(o.backend);
-}
-
-} // namespace
 
 DevicePack::DevicePack(const smelt::Program &halo, const smelt::Options &options)
     : backend_(&backend_of(options)),
