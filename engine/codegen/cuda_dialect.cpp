@@ -74,6 +74,7 @@ Dialect make_cuda() {
         d.gpu_builtins["GDIM_" + n] = "gridDim." + a; // the number of blocks
     }
     d.gpu_builtins["local_barrier"] = "__syncthreads()";
+    d.group_barrier = "__syncthreads()";
     d.prelude_head = std::string(kCudaHead) + nvidia_int_minmax();
     d.prelude_atomics = kCudaAtomics;
     return d;

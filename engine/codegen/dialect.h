@@ -53,6 +53,9 @@ struct Dialect {
     // Kernel-language name → spelling: "LID_0" → "get_local_id(0)", "local_barrier" →
     // "barrier(CLK_LOCAL_MEM_FENCE)". Missing entries are not available on the target.
     std::map<std::string, std::string> gpu_builtins;
+    // A work-group barrier that orders local memory only, for the primitives' algorithms
+    // (local_barrier above also orders global memory); "" where there are no work-groups.
+    std::string group_barrier;
 
     // --- prelude pieces (see prelude.h) ---------------------------------------------------
     // Text that must precede any use of double, emitted only when the program uses it (OpenCL's

@@ -107,6 +107,7 @@ Dialect make_opencl() {
     // local_barrier() means the same on every backend (a loop function's work-group reads what
     // its item 0 stored to global memory before the barrier).
     d.gpu_builtins["local_barrier"] = "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)";
+    d.group_barrier = "barrier(CLK_LOCAL_MEM_FENCE)";
     d.f64_enable = kOpenClFp64;
     // NVIDIA's OpenCL compiles through ptxas, with CUDA's min/max bug; its builds define
     // SMELT_NVIDIA_PTX (backends/opencl/opencl_backend.cpp), and NVIDIA's OpenCL C takes
