@@ -83,10 +83,13 @@ TEST(CudaSource, ElementwiseVariantFollowsTheArgumentLayout) {
     const std::string tiled =
         wrapper_part(elementwise_source("axpb", f64, Precision::Double, distinct(4)));
     EXPECT_NE(tiled.find("double *__restrict__ smelt_p1 /* y */"), std::string::npos) << tiled;
-    // ... and a one-item-per-thread entry with the same restrict pointers, for small launches.
-    const size_t each = tiled.find("void smelt_entry_each(const int64_t smelt_n, ");
-    ASSERT_NE(each, std::string::npos) << tiled;
-    EXPECT_NE(tiled.find("double *__restrict__ smelt_p1 /* y */", each), std::string::npos)
+    // ... and a one-item-per-thread entry with the same restrict pointers, for small launches
+    // (both entries take SMELT_ENTRY_PARAMS).
+    EXPECT_NE(tiled.find("#define SMELT_EACH_ENTRY smelt_entry_each\n"), std::string::npos)
+        << tiled;
+    const size_t params = tiled.find("#define SMELT_ENTRY_PARAMS const int64_t smelt_n, ");
+    ASSERT_NE(params, std::string::npos) << tiled;
+    EXPECT_NE(tiled.find("double *__restrict__ smelt_p1 /* y */", params), std::string::npos)
         << tiled;
     EXPECT_EQ(aliasing.find("smelt_entry_each"), std::string::npos) << aliasing;
     // axpb reads x, a and b at [i] and only writes y.

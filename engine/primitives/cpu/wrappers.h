@@ -13,17 +13,15 @@ namespace smelt::primitives::cpu {
 
 inline constexpr const char *kEntryName = "smelt_entry";
 
-// "extern "C" void smelt_entry(...) {" and the lines that unpack args[k] into vars.params[k].
+// "extern "C" void smelt_entry(...) {" and the lines that unpack args[k] into vars.params[k]
+// (the LoopFunction's entry, which is not an algorithm file).
 std::string entry_head(const codegen::Dialect &d, const std::vector<EntryParam> &params,
                        CallVars &vars);
-// The lines computing this thread's part [smelt_lo, smelt_hi) of [0, smelt_n) when the team
-// has smelt_nt threads: contiguous, balanced chunks in thread order.
-std::string thread_chunk(const std::string &indent);
-// A block run by a team of smelt_team_max threads: the body becomes a lambda that runs inside
-// `omp parallel` when smelt_team_max > 1 and is called directly otherwise (no OpenMP runtime
-// call for one-thread launches). The body may use `omp barrier` (a no-op outside a team).
-std::string parallel_region_open();
-std::string parallel_region_close();
+// The start of an OpenMP entry file's per-call header (primitives/algorithms/*_openmp.kernel):
+// the includes, SMELT_PARAMS/SMELT_ARGS (per_call_header.h) and SMELT_UNPACK_ARGS, the
+// declarations of vars.params[k] from smelt_args[k].
+std::string entry_header(const codegen::Dialect &d, const std::vector<EntryParam> &params,
+                         CallVars &vars);
 
 std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrapper &w);
 std::string reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper &w);

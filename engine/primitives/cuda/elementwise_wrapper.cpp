@@ -1,4 +1,7 @@
-// CUDA kernel of Elementwise: a 1-D grid of kElementwiseBlock threads, in one of two forms.
+// CUDA kernel of Elementwise: primitives/algorithms/elementwise_tiled.kernel and
+// elementwise_each.kernel (as the OpenCL one) after this per-call header, over a 1-D grid of
+// kElementwiseBlock threads, in one of two forms.
+// Parameters: (const int64_t smelt_n, <user params>).
 //
 // Arrays that may alias (the same array passed twice, in-place updates through two names): one
 // thread per item, bound-checked. More items per thread would not help there: the compiler
@@ -21,8 +24,9 @@
 // and 16 000 threads of 4 items each leave most of the multiprocessors' warp slots empty.
 // A function with a loop (ElementwiseWrapper::loops) gets only that form, as its one entry.
 #include "codegen/c_like.h"
-#include "primitives/call_spelling.h"
+#include "primitives/algorithm_source.h"
 #include "primitives/cuda/wrappers.h"
+#include "primitives/per_call_header.h"
 
 namespace smelt::primitives::cuda {
 
@@ -55,60 +59,22 @@ std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrap
                                      std::to_string(kElementwiseItems) + " items per thread"
                                : std::string()) +
                       ". */\n";
-    // One thread per item, bound-checked.
-    auto each_entry = [&](const char *name) {
-        std::string e = d.entry_qualifier + " void " + name + "(const int64_t smelt_n" +
-                        kernel_params(d, w.params, vars, tiled) + ") {\n";
-        e += "    const int64_t smelt_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n";
-        e += "    if (smelt_i >= smelt_n) return;\n";
-        e += "    " + spell_call(d, w.func, vars, w.params) + ";\n";
-        e += "}\n";
-        return e;
+    out += define_macro("SMELT_ENTRY_PARAMS",
+                        "const int64_t smelt_n" + kernel_params(d, w.params, vars, tiled));
+    // Loads ahead: each preloaded value is kept alive by an empty asm statement.
+    const auto preload = [&](size_t k, const std::string &index) {
+        const Scalar e = w.params[k].type.elem;
+        const std::string v = "smelt_v" + std::to_string(k);
+        return "            const " + d.type(e) + " " + v + " = " + vars.params[k] + "[" + index +
+               "];\n            " + keep_alive(e, v) + "\n";
     };
-    if (!tiled || w.loops) return out + each_entry(kElementwiseEntry);
-    out += d.entry_qualifier + " void " + kElementwiseEntry + "(const int64_t smelt_n" +
-           kernel_params(d, w.params, vars, tiled) + ") {\n";
-    const std::string call = spell_call(d, w.func, vars, w.params);
-    const std::string K = std::to_string(kElementwiseItems);
-    // The index as the call passes it, so a preload and the call's load are the same address.
-    const Type i64 = Type::scalar(Scalar::I64);
-    const std::string index = convert(d, "smelt_i", i64, w.func.args.at(0).type);
-    out += "    const int64_t smelt_base = (int64_t)blockIdx.x * (" + K +
-           " * (int64_t)blockDim.x) + threadIdx.x;\n";
-    std::string preload;
-    for (size_t k = 0; k < w.params.size(); ++k)
-        if (k < w.preload.size() && w.preload[k]) {
-            const Scalar e = w.params[k].type.elem;
-            const std::string v = "smelt_v" + std::to_string(k);
-            preload += "            const " + d.type(e) + " " + v + " = " + vars.params[k] + "[" +
-                       index + "];\n";
-            preload += "            " + keep_alive(e, v) + "\n";
-        }
-    // A full tile; with loads ahead also every index fitting the call's index type, so that
-    // the loads read the elements the calls would.
-    const std::string fits = preload.empty() ? "" : index_fits(w.func.args.at(0).type, "smelt_n");
-    out += "    if (smelt_base + (" + K + " - 1) * (int64_t)blockDim.x < smelt_n" +
-           (fits.empty() ? "" : " && " + fits) + ") {\n";
-    if (!preload.empty()) {
-        out += "#pragma unroll\n";
-        out += "        for (int smelt_k = 0; smelt_k < " + K + "; ++smelt_k) {\n";
-        out += "            const int64_t smelt_i = smelt_base + smelt_k * (int64_t)blockDim.x;\n";
-        out += preload;
-        out += "        }\n";
-    }
-    out += "#pragma unroll\n";
-    out += "        for (int smelt_k = 0; smelt_k < " + K + "; ++smelt_k) {\n";
-    out += "            const int64_t smelt_i = smelt_base + smelt_k * (int64_t)blockDim.x;\n";
-    out += "            " + call + ";\n";
-    out += "        }\n";
-    out += "    } else {\n";
-    out += "        for (int smelt_k = 0; smelt_k < " + K + "; ++smelt_k) {\n";
-    out += "            const int64_t smelt_i = smelt_base + smelt_k * (int64_t)blockDim.x;\n";
-    out += "            if (smelt_i < smelt_n) " + call + ";\n";
-    out += "        }\n";
-    out += "    }\n";
-    out += "}\n";
-    return out + each_entry(kElementwiseEachEntry);
+    const bool tiles = tiled && !w.loops;
+    out += elementwise_macros(d, w, vars, tiles, kElementwiseEntry, kElementwiseEachEntry,
+                              kElementwiseItems, preload);
+    out += portable_words(d);
+    if (tiles) out += algorithm_source("elementwise_tiled.kernel");
+    out += algorithm_source("elementwise_each.kernel");
+    return out;
 }
 
 } // namespace smelt::primitives::cuda
