@@ -15,7 +15,10 @@ std::string portable_words(const codegen::Dialect &d) {
     std::string out =
         "/* ---- portable words of the primitive algorithms (" + d.name + ") ---- */\n";
     auto define = [&](const std::string &word, const std::string &spelling) {
-        out += "#ifndef " + word + "\n#define " + word + " " + spelling + "\n#endif\n";
+        // "#ifndef NAME", without a function-like word's "()" (compilers warn of extra tokens
+        // there).
+        const std::string name = word.substr(0, word.find('('));
+        out += "#ifndef " + name + "\n#define " + word + " " + spelling + "\n#endif\n";
     };
     auto builtin = [&](const std::string &word, const std::string &key) {
         auto it = d.gpu_builtins.find(key);

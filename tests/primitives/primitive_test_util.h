@@ -47,11 +47,18 @@ inline std::string spelled(const Type &t) {
     return codegen::type_name(codegen::dialect_for_backend(test_backend()), t);
 }
 
-// The start of the Elementwise entry point in the test backend's generated code.
+// How the test backend's generated code names the Elementwise entry point: on GPU targets the
+// name the per-call header gives the entry of the algorithm file (SMELT_EACH_ENTRY or
+// SMELT_TILED_ENTRY), on the CPU the OpenMP entry file's definition.
 inline std::string elementwise_entry_text() {
-    if (test_backend().rfind("opencl", 0) == 0) return "__kernel void smelt_elementwise";
-    if (test_backend().rfind("cuda", 0) == 0) return "extern \"C\" __global__ void smelt_";
-    return "extern \"C\" void smelt_entry";
+    if (test_backend().rfind("opencl", 0) == 0) return "_ENTRY smelt_elementwise\n";
+    if (test_backend().rfind("cuda", 0) == 0) return "_ENTRY smelt_entry\n";
+    return "SMELT_KERNEL void smelt_entry(";
+}
+
+// The name of the one-item-per-thread entry beside the tiled one (GPU targets, distinct arrays).
+inline std::string elementwise_each_entry() {
+    return test_backend().rfind("cuda", 0) == 0 ? "smelt_entry_each" : "smelt_elementwise_each";
 }
 
 } // namespace smelt::testing_util
