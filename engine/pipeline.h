@@ -71,7 +71,7 @@ std::shared_ptr<ir::Module> build_ir(const ast::Module &module,
                                      const std::vector<KernelRequest> &requests,
                                      const CompileOptions &options);
 
-// The device functions of `module` as source for a backend ("cpu", later "opencl", "cuda"),
+// The device functions of `module` as source for a backend ("cpu", "opencl", "cuda"),
 // with the backend's prelude first.
 std::string emit_source(const ir::Module &module, const std::string &backend);
 
