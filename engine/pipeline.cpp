@@ -10,9 +10,9 @@
 #include "ir/printer.h"
 #include "support/debug.h"
 #include "support/error.h"
-#include "types/annotations.h"
-#include "types/externals.h"
-#include "types/lower.h"
+#include "lower/annotations.h"
+#include "lower/externals.h"
+#include "lower/lower.h"
 
 #include <algorithm>
 #include <fstream>

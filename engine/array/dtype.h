@@ -2,7 +2,7 @@
 // language's scalar types (types/type.h), C type names and NumPy/buffer-protocol format chars.
 #pragma once
 
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -6,7 +6,7 @@
 // never a second generator.
 #pragma once
 
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <array>
 #include <map>

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "support/source.h"
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <cstdint>
 #include <memory>

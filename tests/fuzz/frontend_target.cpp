@@ -10,7 +10,7 @@
 #include "ir/ir.h"
 #include "pipeline.h"
 #include "support/error.h"
-#include "types/annotations.h"
+#include "lower/annotations.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "npy.h"
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 
 #include "frontend/ast.h"
 #include "ir/ir.h"
-#include "pipeline.h"
-#include "types/const_eval.h"
+#include "lower/request.h"
+#include "lower/const_eval.h"
 
 #include <map>
 #include <memory>

@@ -1,6 +1,6 @@
 // Typing rules for expressions: names, literals, operators, subscripts, conditional expressions.
-#include "types/builtins.h"
-#include "types/lowering.h"
+#include "lower/builtins.h"
+#include "lower/lowering.h"
 
 namespace smelt::types {
 

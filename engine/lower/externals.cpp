@@ -1,7 +1,7 @@
-#include "types/externals.h"
+#include "lower/externals.h"
 
 #include "support/error.h"
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,9 +1,9 @@
 // Drives lowering: one FunctionLowerer per specialisation, module constants, result types.
 #include "frontend/imports.h"
-#include "types/annotations.h"
-#include "types/builtins.h"
-#include "types/lower.h"
-#include "types/lowering.h"
+#include "lower/annotations.h"
+#include "lower/builtins.h"
+#include "lower/lower.h"
+#include "lower/lowering.h"
 
 #include <algorithm>
 #include <functional>
