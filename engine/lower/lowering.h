@@ -1,4 +1,4 @@
-// Internal to types/: the state of lowering one module and one function specialisation.
+// Internal to lower/: the state of lowering one module and one function specialisation.
 // lower_module.cpp drives it; lower_expr.cpp, lower_call.cpp and lower_stmt.cpp hold the rules.
 #pragma once
 

@@ -1,10 +1,10 @@
 // smelt::Kernel (smelt.h): a low-level kernel specialised on the argument types at the call, one
-// RawKernel (primitives/kernel.h) per distinct argument-type list.
+// RawKernel (primitives/raw_kernel.h) per distinct argument-type list.
 #include "primitives/binding.h"
-#include "primitives/kernel.h"
+#include "primitives/raw_kernel.h"
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
-#include "support/profile.h"
+#include "primitives/profile.h"
 
 #include <mutex>
 

@@ -1,4 +1,4 @@
-#include "primitives/kernel.h"
+#include "primitives/raw_kernel.h"
 
 #include "backends/registry.h"
 #include "codegen/c_like.h"

@@ -8,7 +8,7 @@
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
 #include "primitives/translation_unit.h"
-#include "support/profile.h"
+#include "primitives/profile.h"
 
 #include <mutex>
 #include <optional>

@@ -6,7 +6,7 @@
 #include "primitives/loop_function/specialise.h"
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
-#include "support/profile.h"
+#include "primitives/profile.h"
 
 #include <mutex>
 
