@@ -44,9 +44,9 @@
 #include "array/dtype.h"
 #include "pipeline.h"
 #include "primitives/loop_par.h"
+#include "primitives/profile.h"
 #include "primitives/radix_sort.h"
 #include "support/error.h"
-#include "primitives/profile.h"
 
 #include <array>
 #include <cstdint>

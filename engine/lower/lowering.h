@@ -4,8 +4,8 @@
 
 #include "frontend/ast.h"
 #include "ir/ir.h"
-#include "lower/request.h"
 #include "lower/const_eval.h"
+#include "lower/request.h"
 
 #include <map>
 #include <memory>
