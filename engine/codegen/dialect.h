@@ -6,7 +6,7 @@
 // never a second generator.
 #pragma once
 
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <array>
 #include <map>
@@ -81,8 +81,8 @@ const Dialect &cpp_dialect();
 // math, the fp64 pragma only where double is used, atomic_* and atom_* (64-bit) builtins.
 const Dialect &opencl_dialect();
 
-// The dialect of a backend: "cpu"/"cpu:serial" → C++, "opencl" → OpenCL C; UsageError for
-// backends without a code generator yet.
+// The dialect of a backend (its row of support/backend_table.h): "cpu"/"cpu:serial" → C++,
+// "opencl" → OpenCL C, "cuda" → CUDA C++; UsageError for a backend the table does not have.
 const Dialect &dialect_for_backend(const std::string &backend);
 
 // CUDA C++ for NVRTC (codegen/cuda_dialect.cpp): the prelude defines the <stdint.h> names,

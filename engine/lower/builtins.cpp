@@ -1,4 +1,4 @@
-#include "types/builtins.h"
+#include "lower/builtins.h"
 
 #include <cmath>
 #include <map>
