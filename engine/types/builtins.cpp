@@ -13,7 +13,8 @@ using T = Typing;
 using E = Emit;
 constexpr CPython kPython = CPython::Python;
 
-// A <math.h> function of one float, or of two.
+// A <math.h> function of one float, or of two. Its C function and that one's f32 form are
+// reserved (builtin_reserved_c_names); a Python name C spells otherwise (gamma) is not.
 Builtin unary(const char *name, const char *doc, const char *c_name = nullptr) {
     return {.name = name,
             .kind = K::Math,
@@ -23,7 +24,7 @@ Builtin unary(const char *name, const char *doc, const char *c_name = nullptr) {
             .typing = T::FloatOfOperand,
             .emit = E::Libm,
             .c_name = c_name,
-            .c_reserved = true,
+            .c_reserved = c_name == nullptr,
             .doc = doc};
 }
 Builtin binary(const char *name, const char *params, const char *doc) {
@@ -101,6 +102,7 @@ const std::vector<Builtin> kTable = {
     binary("copysign", "x, y", "x's magnitude with y's sign"),
     unary("erf", "error function"),
     unary("erfc", "complementary error function, 1 - erf(x)"),
+    unary("gamma", "the gamma function Γ(x) (Python's math.gamma, C's tgamma)", "tgamma"),
     classify("isnan", "true if x is NaN (false for integers)"),
     classify("isinf", "true if x is an infinity (false for integers)"),
     classify("isfinite", "true if x is neither NaN nor an infinity (true for integers)"),
