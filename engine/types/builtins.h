@@ -4,7 +4,7 @@
 //
 // The table drives the typing of calls (lower_call.cpp), the names generated code may not use
 // (codegen/names.cpp), the spelling of calls (codegen/emit_expr.cpp and the dialects' GPU
-// spellings), the Builtins section of docs/LANGUAGE.md (`smelt builtins --markdown`, checked by
+// spellings), the Builtins section of docs/LANGUAGE.md (`smelt builtins`, checked by
 // the docs.builtins test) and the check that python/smelt/purepy.py gives every row a meaning
 // (tests/python/test_builtin_table.py, through _smelt.builtins()).
 //
