@@ -155,7 +155,7 @@ Program &kernels() {
 }
 
 // The smelt reduction's own two kernels, without the host read that Reduction::operator() adds
-// (its device time is what compares with CUB's); assembled exactly as primitives/reduction.cpp.
+// (its device time is what compares with CUB's); assembled exactly as api/reduction.cpp.
 struct DeviceSum {
     primitives::CompiledKernel kernel;
     Buffer result;

@@ -36,8 +36,7 @@ size_t sum_t(CUdeviceptr in, CUdeviceptr out, int n, CUdeviceptr temp, size_t by
 }
 
 template <class T>
-size_t scan_t(CUdeviceptr in, CUdeviceptr out, int n, CUdeviceptr temp, size_t bytes,
-              CUstream s) {
+size_t scan_t(CUdeviceptr in, CUdeviceptr out, int n, CUdeviceptr temp, size_t bytes, CUstream s) {
     check(cub::DeviceScan::InclusiveSum(temp ? p<void>(temp) : nullptr, bytes, p<const T>(in),
                                         p<T>(out), n, rt(s)),
           "cub::DeviceScan::InclusiveSum");
@@ -48,7 +47,8 @@ size_t scan_t(CUdeviceptr in, CUdeviceptr out, int n, CUdeviceptr temp, size_t b
 
 size_t sum(bool f64, CUdeviceptr in, CUdeviceptr out, int n, CUdeviceptr temp, size_t bytes,
            CUstream s) {
-    return f64 ? sum_t<double>(in, out, n, temp, bytes, s) : sum_t<float>(in, out, n, temp, bytes, s);
+    return f64 ? sum_t<double>(in, out, n, temp, bytes, s)
+               : sum_t<float>(in, out, n, temp, bytes, s);
 }
 
 size_t inclusive_sum(bool f64, CUdeviceptr in, CUdeviceptr out, int n, CUdeviceptr temp,
@@ -59,10 +59,9 @@ size_t inclusive_sum(bool f64, CUdeviceptr in, CUdeviceptr out, int n, CUdevicep
 
 size_t sort_pairs_i32(CUdeviceptr keys_in, CUdeviceptr keys_out, CUdeviceptr values_in,
                       CUdeviceptr values_out, int n, CUdeviceptr temp, size_t bytes, CUstream s) {
-    check(cub::DeviceRadixSort::SortPairs(temp ? p<void>(temp) : nullptr, bytes,
-                                          p<const int>(keys_in), p<int>(keys_out),
-                                          p<const int>(values_in), p<int>(values_out), n, 0, 32,
-                                          rt(s)),
+    check(cub::DeviceRadixSort::SortPairs(
+              temp ? p<void>(temp) : nullptr, bytes, p<const int>(keys_in), p<int>(keys_out),
+              p<const int>(values_in), p<int>(values_out), n, 0, 32, rt(s)),
           "cub::DeviceRadixSort::SortPairs");
     return bytes;
 }

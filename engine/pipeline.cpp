@@ -8,11 +8,11 @@
 #include "frontend/parser.h"
 #include "ir/passes/pass_list.h"
 #include "ir/printer.h"
+#include "lower/annotations.h"
+#include "lower/externals.h"
+#include "lower/lower.h"
 #include "support/debug.h"
 #include "support/error.h"
-#include "types/annotations.h"
-#include "types/externals.h"
-#include "types/lower.h"
 
 #include <algorithm>
 #include <fstream>

@@ -8,8 +8,8 @@
 #include "frontend/ast.h"
 #include "frontend/constant_overrides.h"
 #include "ir/ir.h"
+#include "lower/request.h"
 #include "support/source.h"
-#include "types/type.h"
 
 #include <map>
 #include <memory>
@@ -17,32 +17,6 @@
 #include <vector>
 
 namespace smelt {
-
-enum class Precision : uint8_t { Double, Single };
-
-// One function asked for by a primitive or the CLI. `arg_types` gives types to parameters the
-// source leaves unannotated (JIT specialisation); an annotated parameter given a different type
-// here is a UsageError.
-struct KernelRequest {
-    std::string name;
-    std::map<std::string, Type> arg_types;
-    SourceLoc requested_at; // where the request came from, if from source (else invalid)
-};
-
-// What a loop-parallel function (LoopFunction, ParPy's model) is specialised on besides its
-// parameter types: integer scalar arguments become constants of the entry function (loop
-// bounds known when it is compiled) and arrays have known extents (`x[:]`, parpy.sum(x[i, :])).
-struct LoopEntry {
-    std::string function;                               // the requested (emitted) name
-    std::map<std::string, int64_t> values;              // parameter → its value
-    std::map<std::string, std::vector<int64_t>> shapes; // array parameter → its extents
-};
-
-struct CompileOptions {
-    Precision precision = Precision::Double;
-    std::string backend = "cpu"; // decides which builtins are allowed (LID_0 etc. not on cpu)
-    std::shared_ptr<const LoopEntry> loop_entry; // set by LoopFunction only
-};
 
 // Reads a kernel file. A missing or unreadable file is a UsageError.
 std::shared_ptr<const SourceFile> read_source_file(const std::string &path);
@@ -71,7 +45,7 @@ std::shared_ptr<ir::Module> build_ir(const ast::Module &module,
                                      const std::vector<KernelRequest> &requests,
                                      const CompileOptions &options);
 
-// The device functions of `module` as source for a backend ("cpu", later "opencl", "cuda"),
+// The device functions of `module` as source for a backend ("cpu", "opencl", "cuda"),
 // with the backend's prelude first.
 std::string emit_source(const ir::Module &module, const std::string &backend);
 

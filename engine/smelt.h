@@ -44,9 +44,9 @@
 #include "array/dtype.h"
 #include "pipeline.h"
 #include "primitives/loop_par.h"
+#include "primitives/profile.h"
 #include "primitives/radix_sort.h"
 #include "support/error.h"
-#include "support/profile.h"
 
 #include <array>
 #include <cstdint>
@@ -154,7 +154,7 @@ struct ProgramOptions {
     // A header is #included at the top of the generated code (found through
     // Options::includes); `code` is pasted there instead or as well. On cuda the function must
     // be a __device__ function; on opencl pointers are __global. UsageError for a declaration
-    // that cannot be used (see types/externals.h).
+    // that cannot be used (see lower/externals.h).
     std::vector<External> externals;
 };
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # docs/LANGUAGE.md's builtin table (between <!-- builtins:begin --> and <!-- builtins:end -->)
-# must be what `smelt builtins` prints from the engine's table (engine/types/builtins.cpp).
+# must be what `smelt builtins` prints from the engine's table (engine/lower/builtins.cpp).
 # Usage: scripts/check_builtins_doc.sh [--write] SMELT_EXECUTABLE [REPO_ROOT]
 # --write replaces the documented table with the generated one instead of comparing.
 set -euo pipefail

@@ -6,7 +6,7 @@ if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-    cmake ninja-build g++ make git \
+    cmake ninja-build g++ make git clang-format \
     libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev \
     ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo \
     libyaml-cpp-dev libhdf5-dev libvtk9-dev \

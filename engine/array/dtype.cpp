@@ -15,7 +15,7 @@ struct DTypeInfo {
     const char *c_name;
     char format;
     Scalar scalar;
-    const char *kernel_name; // the kernel language's spelling (types/type.h scalar_name)
+    const char *kernel_name; // the kernel language's spelling (ir/type.h scalar_name)
 };
 
 constexpr DTypeInfo kInfo[] = {

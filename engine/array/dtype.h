@@ -1,8 +1,8 @@
 // Element types of runtime arrays, named as NumPy names them, and their links to the kernel
-// language's scalar types (types/type.h), C type names and NumPy/buffer-protocol format chars.
+// language's scalar types (ir/type.h), C type names and NumPy/buffer-protocol format chars.
 #pragma once
 
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <cstddef>
 #include <cstdint>

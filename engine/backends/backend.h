@@ -1,5 +1,5 @@
-// The device abstraction: memory, toolchain and launch for one backend (cpu now; OpenCL and
-// CUDA later as new implementations of the same class).
+// The device abstraction: memory, toolchain and launch for one backend (cpu, opencl and cuda
+// are implementations of this one class).
 //
 // What each method maps to on each backend:
 //

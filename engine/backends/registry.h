@@ -1,10 +1,10 @@
 // Backends by name: "cpu" (OpenMP), "cpu:serial", "opencl" / "opencl:DEVICE-SPEC" (when built
 // with OpenCL and a device is found), "cuda" / "cuda:N" (when built with the CUDA toolkit and a
-// device is present).
-// backend is written.
+// device is present): the rows of the backend table (support/backend_table.h), made once each.
 #pragma once
 
 #include "backends/backend.h"
+#include "support/backend_table.h"
 
 #include <string>
 #include <vector>
@@ -18,11 +18,7 @@ Backend &get_backend(const std::string &spec);
 // get_backend($SMELT_BACKEND), or "cpu" when unset.
 Backend &default_backend();
 
-struct BackendStatus {
-    std::string name;
-    bool available = false;
-    std::string note; // why not available, or how to select it
-};
+// Every row of the backend table (support/backend_table.h) with its status here and now.
 std::vector<BackendStatus> list_backends();
 
 } // namespace smelt

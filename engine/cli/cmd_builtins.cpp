@@ -1,8 +1,8 @@
-// smelt builtins: the kernel language's builtins (types/builtins.cpp's table) as the markdown
+// smelt builtins: the kernel language's builtins (lower/builtins.cpp's table) as the markdown
 // table of docs/LANGUAGE.md's Builtins section; scripts/check_builtins_doc.sh compares the two.
 #include "cli/commands.h"
 
-#include "types/builtins.h"
+#include "lower/builtins.h"
 
 #include <CLI/CLI.hpp>
 

@@ -2,7 +2,7 @@
 // headers, so the prelude head defines the fixed-width integer names and the float constants
 // itself; the code needs nothing from the CUDA runtime library.
 #include "codegen/dialect.h"
-#include "types/builtins.h"
+#include "lower/builtins.h"
 
 namespace smelt::codegen {
 
@@ -68,6 +68,7 @@ Dialect make_cuda() {
     d.maybe_unused = "[[maybe_unused]]";
     for (const types::Builtin &b : types::builtin_table())
         if (b.emit == types::Emit::Dialect && b.cuda) d.gpu_builtins[b.name] = b.cuda;
+    d.group_barrier = "__syncthreads()";
     d.prelude_head = std::string(kCudaHead) + nvidia_int_minmax();
     d.prelude_atomics = kCudaAtomics;
     return d;

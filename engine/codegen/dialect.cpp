@@ -1,5 +1,6 @@
 #include "codegen/dialect.h"
 
+#include "support/backend_table.h"
 #include "support/error.h"
 
 namespace smelt::codegen {
@@ -72,9 +73,7 @@ const Dialect &cpp_dialect() {
 }
 
 const Dialect &dialect_for_backend(const std::string &backend) {
-    if (backend == "cpu" || backend.rfind("cpu:", 0) == 0) return cpp_dialect();
-    if (backend == "opencl" || backend.rfind("opencl:", 0) == 0) return opencl_dialect();
-    if (backend == "cuda" || backend.rfind("cuda:", 0) == 0) return cuda_dialect();
+    if (const BackendRow *row = find_backend_row(backend)) return row->dialect();
     throw UsageError("no code generator for backend '" + backend + "' yet");
 }
 

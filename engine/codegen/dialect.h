@@ -6,7 +6,7 @@
 // never a second generator.
 #pragma once
 
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <array>
 #include <map>
@@ -51,9 +51,12 @@ struct Dialect {
 
     // --- GPU builtins ---------------------------------------------------------------------
     // Kernel-language name → spelling: "LID_0" → "get_local_id(0)", filled from the builtin
-    // table's column for the dialect (types/builtins.cpp). Missing entries are not available
+    // table's column for the dialect (lower/builtins.cpp). Missing entries are not available
     // on the target.
     std::map<std::string, std::string> gpu_builtins;
+    // A work-group barrier that orders local memory only, for the primitives' algorithms
+    // (local_barrier above also orders global memory); "" where there are no work-groups.
+    std::string group_barrier;
 
     // --- prelude pieces (see prelude.h) ---------------------------------------------------
     // Text that must precede any use of double, emitted only when the program uses it (OpenCL's
@@ -79,8 +82,8 @@ const Dialect &cpp_dialect();
 // math, the fp64 pragma only where double is used, atomic_* and atom_* (64-bit) builtins.
 const Dialect &opencl_dialect();
 
-// The dialect of a backend: "cpu"/"cpu:serial" → C++, "opencl" → OpenCL C; UsageError for
-// backends without a code generator yet.
+// The dialect of a backend (its row of support/backend_table.h): "cpu"/"cpu:serial" → C++,
+// "opencl" → OpenCL C, "cuda" → CUDA C++; UsageError for a backend the table does not have.
 const Dialect &dialect_for_backend(const std::string &backend);
 
 // CUDA C++ for NVRTC (codegen/cuda_dialect.cpp): the prelude defines the <stdint.h> names,

@@ -2,8 +2,8 @@
 // never matter; statements strip the outermost pair.
 #include "codegen/c_like.h"
 #include "codegen/emitter.h"
+#include "lower/builtins.h"
 #include "support/error.h"
-#include "types/builtins.h"
 
 #include <climits>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "codegen/names.h"
 
-#include "types/builtins.h"
+#include "lower/builtins.h"
 
 #include <cctype>
 #include <cstdio>

@@ -14,7 +14,7 @@
 //   the device lacks the 64-bit extension the 64-bit helpers are left out, so a kernel using
 //   them fails to build with "smelt_atomic_..._i64" undeclared at the user's line.
 #include "codegen/dialect.h"
-#include "types/builtins.h"
+#include "lower/builtins.h"
 
 namespace smelt::codegen {
 
@@ -99,6 +99,7 @@ Dialect make_opencl() {
     d.f32_math_suffix = "";
     for (const types::Builtin &b : types::builtin_table())
         if (b.emit == types::Emit::Dialect && b.opencl) d.gpu_builtins[b.name] = b.opencl;
+    d.group_barrier = "barrier(CLK_LOCAL_MEM_FENCE)";
     d.f64_enable = kOpenClFp64;
     // NVIDIA's OpenCL compiles through ptxas, with CUDA's min/max bug; its builds define
     // SMELT_NVIDIA_PTX (backends/opencl/opencl_backend.cpp), and NVIDIA's OpenCL C takes

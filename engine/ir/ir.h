@@ -7,8 +7,8 @@
 // InternalError on a violation. ir::verify() re-checks a whole module.
 #pragma once
 
+#include "ir/type.h"
 #include "support/source.h"
-#include "types/type.h"
 
 #include <cstdint>
 #include <memory>

@@ -2,7 +2,7 @@
 
 #include "backends/cpu/cpu_backend.h"
 #include "backends/registry.h"
-#include "types/annotations.h"
+#include "lower/annotations.h"
 
 #include <algorithm>
 #include <cstdlib>

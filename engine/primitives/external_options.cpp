@@ -1,5 +1,7 @@
 #include "primitives/external_options.h"
 
+#include "support/backend_table.h"
+
 #include <filesystem>
 
 namespace smelt::primitives {
@@ -42,14 +44,16 @@ std::vector<std::string> link_arguments(const std::vector<std::string> &libs) {
 }
 
 void apply_external_options(ModuleSource &src, const Options &options, const std::string &backend) {
-    const std::string family = backend.substr(0, backend.find(':'));
+    const BackendRow *row = find_backend_row(backend);
+    const std::string family = row ? row->family : backend;
     for (const auto &dir : options.includes) {
-        if (family == "opencl" && dir.find_first_of(" \t") != std::string::npos)
+        if (row && row->includes_without_spaces && dir.find_first_of(" \t") != std::string::npos)
             throw UsageError("Options::includes: the directory '" + dir +
-                             "' has a space, which OpenCL build options cannot carry");
+                             "' has a space, which the " + family +
+                             " backend's build options cannot carry");
         src.include_dirs.push_back(absolute(dir));
     }
-    if (!options.libs.empty() && family != "cpu")
+    if (!options.libs.empty() && !(row && row->host_libraries))
         throw UsageError("Options::libs applies to the cpu backend only: on " + family +
                          " kernels are device code, which links no host libraries (give the "
                          "function as a header or as source text instead)");

@@ -3,7 +3,7 @@
 // them into source text around the device functions.
 #pragma once
 
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <optional>
 #include <string>

@@ -1,8 +1,8 @@
-// _smelt.builtins(): the kernel language's builtin table (types/builtins.cpp) for Python, so
+// _smelt.builtins(): the kernel language's builtin table (lower/builtins.cpp) for Python, so
 // the package's tests can check that python/smelt/purepy.py gives every row a CPython meaning.
 #include "python/py_module.h"
 
-#include "types/builtins.h"
+#include "lower/builtins.h"
 
 namespace smelt::python {
 

@@ -4,7 +4,7 @@ A kernel run as plain Python computes with NumPy's promotion rules, which are no
 and which changed in NumPy 2 (NEP 50): ``c * 1000`` for an int8 ``c`` raises OverflowError there,
 ``u // -2`` for a uint32 ``u`` too, and an int32 argument passed to a ``long`` parameter stays
 int32. ``language(func)`` returns a copy of ``func`` compiled from its source with a few
-rewrites, so that every operation gets the type the engine gives it (engine/types/), whatever
+rewrites, so that every operation gets the type the engine gives it (engine/lower/), whatever
 the NumPy version; NumPy then only ever computes on two operands of one dtype, where all its
 versions agree:
 
@@ -43,7 +43,7 @@ import numpy as np
 from . import purepy
 
 # ---------------------------------------------------------------------------------------------
-# The engine's type rules (engine/types/type.cpp promote, lower_expr.cpp fit_int_literal and
+# The engine's type rules (engine/ir/type.cpp promote, lower_expr.cpp fit_int_literal and
 # common_numeric), on NumPy dtypes.
 
 # Every NumPy scalar class of the language's types (np.longlong and np.int64 are distinct classes

@@ -96,7 +96,7 @@ inline primitives::ElementwiseArgLayout distinct(size_t args) {
     return {true, std::vector<bool>(args, true)};
 }
 
-// A reduction unit as primitives/reduction.cpp assembles it: over an array of `acc`, or over
+// A reduction unit as api/reduction.cpp assembles it: over an array of `acc`, or over
 // map `sq(i, x)` with x of type x_elem.
 inline std::string reduction_source(Scalar acc, const std::string &expr, const std::string &neutral,
                                     bool with_map, Scalar x_elem = Scalar::F64,
@@ -133,7 +133,7 @@ inline std::string reduction_source(Scalar acc, const std::string &expr, const s
 // A scan unit: input ident(i, x), output store_all(i, item, prev_item, last_item, y, yp, last)
 // (the three-kernel scan) or, without last_item, store_item_prev(i, item, prev_item, y, yp) (the
 // single-pass scan; `last` is then an unused parameter, so both take the same arguments),
-// optionally segment seg_start(i, flags), as primitives/scan.cpp assembles it.
+// optionally segment seg_start(i, flags), as api/scan.cpp assembles it.
 inline std::string scan_source(Scalar acc, bool segmented, Precision p = Precision::Double,
                                const std::string &expr = "a+b", const std::string &neutral = "0",
                                bool last_item = true) {

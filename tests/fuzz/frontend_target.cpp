@@ -8,9 +8,9 @@
 // scripts/fuzz.sh) or under the plain mutation driver (mutation_driver.cpp).
 #include "frontend/ast.h"
 #include "ir/ir.h"
+#include "lower/annotations.h"
 #include "pipeline.h"
 #include "support/error.h"
-#include "types/annotations.h"
 
 #include <cstdint>
 #include <cstdio>

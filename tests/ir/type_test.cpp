@@ -1,5 +1,5 @@
 // Type names, spellings and the promotion table.
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #ifdef SMELT_HAVE_OPENCL
 
 #include "array/array_ops.h"
-#include "primitives/kernel.h"
+#include "primitives/raw_kernel.h"
 
 #include <cmath>
 #include <functional>

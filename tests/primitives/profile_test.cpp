@@ -1,4 +1,4 @@
-// Per-primitive profiling (support/profile.h): what it counts and what it leaves out, checked
+// Per-primitive profiling (primitives/profile.h): what it counts and what it leaves out, checked
 // against the calls the test makes and a wall clock around them.
 #include "primitive_test_util.h"
 

@@ -1,4 +1,4 @@
-"""Every row of the engine's builtin table (engine/types/builtins.cpp, through
+"""Every row of the engine's builtin table (engine/lower/builtins.cpp, through
 smelt._smelt.builtins()) has a CPython meaning: smelt.purepy defines and exports it (so
 `from smelt import *` gives it to a kernel file run by CPython), or Python's own builtin of that
 name is its meaning (abs, min, max, int, float, len)."""

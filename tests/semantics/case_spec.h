@@ -5,8 +5,8 @@
 // and the deterministic inputs made from it.
 #pragma once
 
+#include "ir/type.h"
 #include "npy.h"
-#include "types/type.h"
 
 #include <algorithm>
 #include <cmath>

@@ -172,7 +172,7 @@ BIG = 3000000000  # a module constant: an untyped literal in kernels
 
 
 def check_language():
-    """purepy.language gives each operation the engine's type (engine/types/), under NumPy 1.x
+    """purepy.language gives each operation the engine's type (engine/lower/), under NumPy 1.x
     and 2.x alike; the expectations are written from the language's rules by hand."""
     L = purepy.language
     c8, h16, u32, f32 = np.int8(100), np.int16(-5), np.uint32(7), np.float32(1.25)

@@ -13,7 +13,7 @@
 // parameter's type) and KernelArg::local_memory(bytes) for LocalMem. LOCAL_MEM matrices
 // declared inside any function become __shared__ arrays (CUDA allows them in device functions).
 //
-// Plugging into RawKernel (primitives/kernel.h, OpenCL branch): where it emits the __kernel
+// Plugging into RawKernel (primitives/raw_kernel.h, OpenCL branch): where it emits the __kernel
 // for OpenCL, emit raw_kernel_unit(*ir, function) for the "cuda" backend and use .source and
 // .entry; its launch() already passes LocalMem as KernelArg::local_memory.
 #pragma once

@@ -8,7 +8,7 @@
 //       to order-preserving unsigned integers, CUB sorts (mapped key, index) pairs, and keys and
 //       values are gathered through the sorted indices from copies of the originals.
 //
-// Only engine code calls these (primitives/radix_sort.cpp dispatches by backend). At most
+// Only engine code calls these (api/sort.cpp dispatches by backend). At most
 // INT32_MAX keys.
 #pragma once
 

@@ -5,6 +5,8 @@
 #include "codegen/prelude.h"
 #include "primitives/cpu/wrappers.h"
 #include "primitives/cuda/raw_kernel.h"
+#include "support/backend_table.h"
+#include "support/error.h"
 
 #include <set>
 
@@ -88,8 +90,10 @@ std::string cpu_entry(const Outlined &o) {
 Unit make_unit(const Outlined &o, const std::string &backend) {
     const ir::Module &m = *o.module;
     Unit unit;
-    if (backend == "opencl") {
-        const codegen::Dialect &d = codegen::opencl_dialect();
+    const BackendRow *row = find_backend_row(backend);
+    SMELT_INTERNAL_ASSERT(row, "no backend '" << backend << "' in the backend table");
+    const codegen::Dialect &d = row->dialect();
+    if (row->work_groups && !row->kernel_wrappers) { // the kernels emitted as __kernel functions
         std::set<std::string> kernels(o.kernels.begin(), o.kernels.end());
         unit.source = codegen::prelude(d, codegen::uses_scalar(m, Scalar::F64), m.bounds_checked) +
                       "\n" + codegen::emit_module(m, d, kernels);
@@ -97,8 +101,7 @@ Unit make_unit(const Outlined &o, const std::string &backend) {
             unit.symbols.push_back(codegen::function_symbol(m, k));
         return unit;
     }
-    if (backend == "cuda") {
-        const codegen::Dialect &d = codegen::cuda_dialect();
+    if (row->kernel_wrappers) { // __global__ wrappers around the kernels' device functions
         std::string text =
             codegen::prelude(d, true, m.bounds_checked) + "\n" + codegen::emit_module(m, d);
         text += codegen::line_mapping_reset(text, "kernel.cu");
@@ -110,7 +113,7 @@ Unit make_unit(const Outlined &o, const std::string &backend) {
         unit.source = std::move(text);
         return unit;
     }
-    const codegen::Dialect &d = codegen::cpp_dialect();
+    // No work-groups: one host entry runs the segments over the threads.
     std::string text =
         codegen::prelude(d, true, m.bounds_checked) + "\n" + codegen::emit_module(m, d);
     text += codegen::line_mapping_reset(text, "kernel.cpp");

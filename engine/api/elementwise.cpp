@@ -4,10 +4,10 @@
 #include "primitives/checked_run.h"
 #include "primitives/elementwise_unit.h"
 #include "primitives/length_check.h"
+#include "primitives/profile.h"
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
 #include "primitives/translation_unit.h"
-#include "support/profile.h"
 
 #include <mutex>
 #include <set>

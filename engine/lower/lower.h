@@ -3,7 +3,7 @@
 
 #include "frontend/ast.h"
 #include "ir/ir.h"
-#include "pipeline.h"
+#include "lower/request.h"
 
 #include <memory>
 #include <vector>

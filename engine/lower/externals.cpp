@@ -1,7 +1,8 @@
-#include "types/externals.h"
+#include "lower/externals.h"
 
+#include "ir/type.h"
+#include "support/backend_table.h"
 #include "support/error.h"
-#include "types/type.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,10 +12,10 @@ namespace smelt::types {
 
 namespace {
 
-const char *const kBackends[] = {"cpu", "opencl", "cuda"};
-
+// A backend family (support/backend_table.h): externals are declared for "cpu", not "cpu:serial".
 bool known_backend(const std::string &b) {
-    return std::find(std::begin(kBackends), std::end(kBackends), b) != std::end(kBackends);
+    const BackendRow *row = find_backend_row(b);
+    return row && b == row->family;
 }
 
 bool is_identifier(const std::string &s) {
@@ -60,11 +61,12 @@ void check_externals(const std::vector<External> &externals) {
                              "); kernels cannot hold pointers in variables");
         for (const auto &b : x.backends)
             if (!known_backend(b))
-                throw UsageError(who + ": unknown backend '" + b + "' (cpu, opencl or cuda)");
+                throw UsageError(who + ": unknown backend '" + b + "' (" + backend_families_text() +
+                                 ")");
         for (const auto &[b, _] : x.code)
             if (!b.empty() && !known_backend(b))
-                throw UsageError(who + ": code for unknown backend '" + b +
-                                 "' (cpu, opencl, cuda, or \"\" for every backend)");
+                throw UsageError(who + ": code for unknown backend '" + b + "' (" +
+                                 backend_families_text(", ") + ", or \"\" for every backend)");
         if (x.header.find('\n') != std::string::npos || x.header == "<>" ||
             (!x.header.empty() && x.header.front() == '<' && x.header.back() != '>'))
             throw UsageError(who + ": header '" + x.header +

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "frontend/ast.h"
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <optional>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "support/profile.h"
+#include "primitives/profile.h"
 
 #include "backends/backend.h"
 

@@ -1,9 +1,10 @@
 // Drives lowering: one FunctionLowerer per specialisation, module constants, result types.
 #include "frontend/imports.h"
-#include "types/annotations.h"
-#include "types/builtins.h"
-#include "types/lower.h"
-#include "types/lowering.h"
+#include "lower/annotations.h"
+#include "lower/builtins.h"
+#include "lower/lower.h"
+#include "lower/lowering.h"
+#include "support/backend_table.h"
 
 #include <algorithm>
 #include <functional>
@@ -311,9 +312,9 @@ CalleeRef ModuleLowerer::specialise(const ast::FunctionDef &fn, const std::vecto
         for (const auto &n : in_progress_)
             running = running || n == s.emitted;
         if (!running) break; // registered for a request but not lowered yet: lower it now
-        if (opts_.backend == "opencl")
-            caller.fail(loc, "recursion is not supported on the opencl backend ('" + fn.name +
-                                 "' calls itself)");
+        if (const BackendRow *row = find_backend_row(opts_.backend); row && !row->recursion)
+            caller.fail(loc, "recursion is not supported on the " + std::string(row->family) +
+                                 " backend ('" + fn.name + "' calls itself)");
         if (!s.result)
             caller.fail(loc, "the recursive function '" + fn.name +
                                  "' needs a declared return type, e.g. "

@@ -1,7 +1,7 @@
 // Typing a call of an external function: its arguments against the declared signature (the
 // conversions of any call), its declared result; the callee itself is not looked into.
-#include "types/externals.h"
-#include "types/lowering.h"
+#include "lower/externals.h"
+#include "lower/lowering.h"
 
 namespace smelt::types {
 

@@ -1,10 +1,11 @@
 // smelt::Kernel (smelt.h): a low-level kernel specialised on the argument types at the call, one
-// RawKernel (primitives/kernel.h) per distinct argument-type list.
+// RawKernel (primitives/raw_kernel.h) per distinct argument-type list.
 #include "primitives/binding.h"
-#include "primitives/kernel.h"
+#include "primitives/profile.h"
 #include "primitives/program_data.h"
+#include "primitives/raw_kernel.h"
 #include "primitives/spec_cache.h"
-#include "support/profile.h"
+#include "support/backend_table.h"
 
 #include <mutex>
 
@@ -87,10 +88,9 @@ Kernel::Kernel(const Program &program, const std::string &func, Options options)
     if (!fn) throw UsageError("no function named '" + func + "' in " + program.name());
     s.backend = &primitives::resolve_backend(s.options);
     const std::string backend = s.backend->name();
-    if (backend != "opencl" && backend != "cuda")
-        throw UsageError("Kernel('" + func +
-                         "') needs the opencl or cuda backend, where work-groups and local "
-                         "memory exist; the backend is " +
+    if (const BackendRow *row = find_backend_row(backend); !row || !row->work_groups)
+        throw UsageError("Kernel('" + func + "') needs the " + backend_families_text(" or ", true) +
+                         " backend, where work-groups and local memory exist; the backend is " +
                          backend + ": use Elementwise there");
     for (const auto &p : fn->params)
         s.names.push_back(p.name);

@@ -1,4 +1,4 @@
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <array>
 #include <string>

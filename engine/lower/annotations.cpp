@@ -1,4 +1,4 @@
-#include "types/annotations.h"
+#include "lower/annotations.h"
 
 #include <cctype>
 #include <sstream>

@@ -1,6 +1,7 @@
 // Typing rules for expressions: names, literals, operators, subscripts, conditional expressions.
-#include "types/builtins.h"
-#include "types/lowering.h"
+#include "lower/builtins.h"
+#include "lower/lowering.h"
+#include "support/backend_table.h"
 
 namespace smelt::types {
 
@@ -76,7 +77,8 @@ const CompileOptions &FunctionLowerer::options() const {
     return mod_.options();
 }
 bool FunctionLowerer::gpu_builtins_allowed() const {
-    return options().backend != "cpu";
+    const BackendRow *row = find_backend_row(options().backend);
+    return row && row->work_groups;
 }
 
 void FunctionLowerer::fail(SourceLoc loc, const std::string &msg) {
@@ -117,7 +119,7 @@ ir::ExprPtr FunctionLowerer::implicit(const TExpr &x, const Type &to, SourceLoc 
         return convert(x, to, loc);
     }
     if (to.is_pointer() && from.is_pointer() && to.elem == from.elem &&
-        (to.space == from.space || options().backend == "cpu"))
+        (to.space == from.space || !gpu_builtins_allowed())) // one address space
         return x.e;
     fail(loc, "a " + from.str() + " value cannot be used for " + what + ", which is " + to.str());
 }

@@ -6,7 +6,7 @@
 #include "support/error.h"
 #ifdef SMELT_HAVE_OPENCL
 #include "primitives/opencl/device_sort.h"
-#include "support/profile.h"
+#include "primitives/profile.h"
 #endif
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "primitives/kernel.h"
+#include "primitives/raw_kernel.h"
 
 #include "backends/registry.h"
 #include "codegen/c_like.h"
@@ -7,6 +7,7 @@
 #include "primitives/checked_run.h"
 #include "primitives/cuda/raw_kernel.h"
 #include "primitives/external_options.h"
+#include "support/backend_table.h"
 #include "support/error.h"
 
 #include <functional>
@@ -97,11 +98,11 @@ RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::strin
                      const Options &external_options)
     : module_(std::move(module)), backend_(backend ? backend : &default_backend()) {
     const std::string backend_name = backend_->name();
-    const bool cuda = backend_name == "cuda";
-    if (backend_name != "opencl" && !cuda)
-        throw UsageError("the low-level kernel '" + function +
-                         "' needs a GPU-style backend (opencl or cuda), where work-groups and "
-                         "local memory exist; the backend is " +
+    const BackendRow *row = find_backend_row(backend_name);
+    if (!row || !row->work_groups)
+        throw UsageError("the low-level kernel '" + function + "' needs a GPU-style backend (" +
+                         backend_families_text(" or ", true) +
+                         "), where work-groups and local memory exist; the backend is " +
                          backend_name + ": use Elementwise there");
     CompileOptions options;
     options.precision = precision;
@@ -109,7 +110,7 @@ RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::strin
     ir_ = build_ir(*module_, {KernelRequest{function, std::move(arg_types), {}}}, options);
     function_ = ir_->find(function);
     SMELT_INTERNAL_ASSERT(function_, "build_ir did not produce the requested '" << function << "'");
-    check_kernel_shape(*module_, *ir_, *function_, !cuda);
+    check_kernel_shape(*module_, *ir_, *function_, row->local_mem_in_kernel_only);
     user_params_ = function_->params.size();
     checked_ = bounds_check || check_finite;
     if (checked_) {
@@ -121,14 +122,14 @@ RawKernel::RawKernel(std::shared_ptr<const ast::Module> module, const std::strin
         function_ = ir_->find(function);
     }
 
-    if (cuda) {
+    if (row->kernel_wrappers) {
         // CUDA keeps the function a __device__ function behind a __global__ wrapper, which turns
         // LocalMem offsets into pointers into dynamic shared memory.
         primitives::cuda::RawKernelUnit unit = primitives::cuda::raw_kernel_unit(*ir_, function);
         source_ = std::move(unit.source);
         entry_ = std::move(unit.entry);
     } else {
-        const codegen::Dialect &d = codegen::dialect_for_backend(backend_name);
+        const codegen::Dialect &d = row->dialect();
         source_ = codegen::prelude(d, codegen::uses_scalar(*ir_, Scalar::F64), checked_) + "\n" +
                   codegen::emit_module(*ir_, d, {function});
         entry_ = codegen::function_symbol(*ir_, function);

@@ -1,7 +1,7 @@
 // Typing rules for statements: assignments and declarations, control flow, range loops, returns.
-#include "types/annotations.h"
-#include "types/builtins.h"
-#include "types/lowering.h"
+#include "lower/annotations.h"
+#include "lower/builtins.h"
+#include "lower/lowering.h"
 
 namespace smelt::types {
 

@@ -5,10 +5,10 @@
 #include "primitives/checked_run.h"
 #include "primitives/combine.h"
 #include "primitives/length_check.h"
+#include "primitives/profile.h"
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
 #include "primitives/translation_unit.h"
-#include "support/profile.h"
 
 #include <mutex>
 #include <optional>

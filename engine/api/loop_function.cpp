@@ -4,9 +4,10 @@
 #include "primitives/binding.h"
 #include "primitives/external_options.h"
 #include "primitives/loop_function/specialise.h"
+#include "primitives/profile.h"
 #include "primitives/program_data.h"
 #include "primitives/spec_cache.h"
-#include "support/profile.h"
+#include "support/backend_table.h"
 
 #include <mutex>
 
@@ -160,7 +161,8 @@ Specialisation specialise(const ast::Module &module, const std::string &func,
     SMELT_INTERNAL_ASSERT(f, "build_ir did not produce '" << func << "'");
     Plan plan = make_plan(*m, *f, spec);
     Specialisation out;
-    out.code = outline(*m, *f, plan, backend != "cpu");
+    const BackendRow *row = find_backend_row(backend);
+    out.code = outline(*m, *f, plan, row && row->work_groups);
     for (const auto &p : f->params)
         out.packed.push_back(p->type);
     out.unit = make_unit(out.code, backend);
@@ -189,7 +191,8 @@ LoopFunction::LoopFunction(const Program &program, const std::string &name, Para
     for (const auto &p : fn->params)
         s.names.push_back(p.name);
     s.backend = &primitives::resolve_backend(s.options);
-    s.gpu = s.backend->name() == "opencl" || s.backend->name() == "cuda";
+    const BackendRow *row = find_backend_row(s.backend->name());
+    s.gpu = row && row->work_groups;
 }
 
 LoopFunction::~LoopFunction() = default;

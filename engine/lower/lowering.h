@@ -1,12 +1,12 @@
-// Internal to types/: the state of lowering one module and one function specialisation.
+// Internal to lower/: the state of lowering one module and one function specialisation.
 // lower_module.cpp drives it; lower_expr.cpp, lower_call.cpp and lower_stmt.cpp hold the rules.
 #pragma once
 
 #include "frontend/ast.h"
 #include "ir/ir.h"
-#include "pipeline.h"
-#include "types/builtins.h"
-#include "types/const_eval.h"
+#include "lower/builtins.h"
+#include "lower/const_eval.h"
+#include "lower/request.h"
 
 #include <map>
 #include <memory>

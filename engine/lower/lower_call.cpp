@@ -1,8 +1,8 @@
 // Typing rules for calls: builtins (math, abs, min/max, conversions, atomics, barriers) and
 // calls of other functions of the file (external functions: lower_external.cpp).
-#include "types/builtins.h"
-#include "types/externals.h"
-#include "types/lowering.h"
+#include "lower/builtins.h"
+#include "lower/externals.h"
+#include "lower/lowering.h"
 
 #include <cmath>
 

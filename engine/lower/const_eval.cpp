@@ -1,4 +1,4 @@
-#include "types/const_eval.h"
+#include "lower/const_eval.h"
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 
 #include "frontend/ast.h"
 #include "frontend/external.h"
-#include "types/type.h"
+#include "ir/type.h"
 
 #include <optional>
 #include <vector>

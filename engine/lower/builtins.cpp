@@ -1,5 +1,5 @@
 // The table of builtins (see builtins.h for what reads it and how to add a row).
-#include "types/builtins.h"
+#include "lower/builtins.h"
 
 #include <cmath>
 #include <unordered_map>

@@ -3,7 +3,7 @@
 // (out[:] = a * x[:]) and casts (parpy.float32(x)). Everything here lowers to ordinary IR:
 // labelled for loops, accumulators and loads; primitives/loop_function decides what runs in
 // parallel.
-#include "types/lowering.h"
+#include "lower/lowering.h"
 
 #include <cmath>
 #include <limits>

@@ -1,0 +1,26 @@
+# Writes OUTPUT, a C++ file holding the text of every kernel-source file (*.kernel) in SOURCE_DIR
+# as a table of {file name, text}, so the engine carries its primitive algorithms without reading
+# files at run time. Run as `cmake -DOUTPUT=... -DSOURCE_DIR=... -P EmbedAlgorithms.cmake`.
+file(GLOB SOURCES "${SOURCE_DIR}/*.kernel")
+list(SORT SOURCES)
+set(body "// Generated from engine/primitives/algorithms/ by cmake/EmbedAlgorithms.cmake.\n")
+string(APPEND body "#include \"primitives/algorithm_source.h\"\n\n")
+string(APPEND body "namespace smelt::primitives {\n\nconst AlgorithmFile kAlgorithmFiles[] = {\n")
+foreach(source IN LISTS SOURCES)
+  get_filename_component(name "${source}" NAME)
+  file(READ "${source}" text)
+  string(FIND "${text}" ")SMELT_ALGORITHM\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${source} contains the raw-string delimiter )SMELT_ALGORITHM\"")
+  endif()
+  string(APPEND body "    {\"${name}\", R\"SMELT_ALGORITHM(${text})SMELT_ALGORITHM\"},\n")
+endforeach()
+string(APPEND body "    {nullptr, nullptr},\n};\n\n} // namespace smelt::primitives\n")
+# Rewrite only on change, so an unchanged tree does not recompile the table.
+if(EXISTS "${OUTPUT}")
+  file(READ "${OUTPUT}" old)
+  if(old STREQUAL body)
+    return()
+  endif()
+endif()
+file(WRITE "${OUTPUT}" "${body}")

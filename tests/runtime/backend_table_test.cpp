@@ -1,0 +1,72 @@
+// The backend table (support/backend_table.h): how specs find their row, and that the rows the
+// stages read agree with what the backends made from them are.
+#include "backends/registry.h"
+#include "codegen/dialect.h"
+#include "primitives/target.h"
+#include "support/backend_table.h"
+#include "support/error.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace smelt {
+namespace {
+
+std::string row_name(const std::string &spec) {
+    const BackendRow *row = find_backend_row(spec);
+    return row ? row->name : "(none)";
+}
+
+TEST(BackendTable, SpecsFindTheirRow) {
+    EXPECT_EQ(row_name("cpu"), "cpu");
+    EXPECT_EQ(row_name("cpu:openmp"), "cpu"); // the alias
+    EXPECT_EQ(row_name("cpu:serial"), "cpu:serial");
+    EXPECT_EQ(row_name("opencl"), "opencl");
+    EXPECT_EQ(row_name("opencl:NVIDIA:0"), "opencl"); // a device spec
+    EXPECT_EQ(row_name("cuda:1"), "cuda");
+    EXPECT_EQ(row_name("vulkan"), "(none)");
+    EXPECT_EQ(row_name(""), "(none)");
+    EXPECT_EQ(backend_families_text(), "cpu, opencl or cuda");
+    EXPECT_EQ(backend_families_text(" or ", true), "opencl or cuda");
+}
+
+TEST(BackendTable, RowsAgreeWithWhatTheyMake) {
+    std::set<std::string> names;
+    for (const BackendRow &row : backend_rows()) {
+        SCOPED_TRACE(row.name);
+        EXPECT_TRUE(names.insert(row.name).second) << "two rows named so";
+        // Every row has a code generator, and the family's dialect is the one asked by name.
+        ASSERT_NE(row.dialect, nullptr);
+        EXPECT_EQ(&row.dialect(), &codegen::dialect_for_backend(row.family));
+        const BackendStatus status = row.status();
+        EXPECT_EQ(status.name, row.name);
+        if (!status.available) continue;
+        // An available backend is made from its row, is of the row's family, and has a target.
+        Backend &b = get_backend(row.name);
+        EXPECT_EQ(b.name(), row.family);
+        ASSERT_NE(row.target, nullptr);
+        EXPECT_EQ(&primitives::primitive_target(b), &row.target(&b));
+    }
+    EXPECT_TRUE(names.count("cpu") && names.count("opencl") && names.count("cuda"));
+}
+
+TEST(BackendTable, UnknownBackendsHaveNoDialectNorTarget) {
+    try {
+        codegen::dialect_for_backend("vulkan");
+        FAIL();
+    } catch (const UsageError &e) {
+        EXPECT_NE(std::string(e.what()).find("'vulkan'"), std::string::npos) << e.what();
+    }
+    try {
+        primitives::primitive_target("vulkan");
+        FAIL();
+    } catch (const UsageError &e) {
+        EXPECT_NE(std::string(e.what()).find("(available: cpu, opencl, cuda)"), std::string::npos)
+            << e.what();
+    }
+}
+
+} // namespace
+} // namespace smelt
