@@ -15,10 +15,11 @@ namespace smelt::cli {
 
 int &exit_status(); // 0 unless a command sets it
 
-void add_devices_command(CLI::App &app); // cmd_devices.cpp
-void add_cache_command(CLI::App &app);   // cmd_cache.cpp
-void add_check_command(CLI::App &app);   // cmd_check.cpp: smelt check FILE.py [--func NAME]
-void add_emit_command(CLI::App &app);    // cmd_emit.cpp:  smelt emit FILE.py FUNC [...]
-void add_convert_command(CLI::App &app); // cmd_convert.cpp: smelt convert IN.h5 OUT [...]
+void add_devices_command(CLI::App &app);  // cmd_devices.cpp
+void add_cache_command(CLI::App &app);    // cmd_cache.cpp
+void add_check_command(CLI::App &app);    // cmd_check.cpp: smelt check FILE.py [--func NAME]
+void add_emit_command(CLI::App &app);     // cmd_emit.cpp:  smelt emit FILE.py FUNC [...]
+void add_convert_command(CLI::App &app);  // cmd_convert.cpp: smelt convert IN.h5 OUT [...]
+void add_builtins_command(CLI::App &app); // cmd_builtins.cpp: smelt builtins
 
 } // namespace smelt::cli

@@ -27,6 +27,7 @@ int main(int argc, char **argv) {
     smelt::cli::add_devices_command(app);
     smelt::cli::add_cache_command(app);
     smelt::cli::add_convert_command(app);
+    smelt::cli::add_builtins_command(app);
     smelt::cli::add_completion_command(app, "smelt");
     app.footer("Exit status: 0 done, 1 error, 2 command-line usage error.");
 

@@ -2,6 +2,7 @@
 // headers, so the prelude head defines the fixed-width integer names and the float constants
 // itself; the code needs nothing from the CUDA runtime library.
 #include "codegen/dialect.h"
+#include "lower/builtins.h"
 
 namespace smelt::codegen {
 
@@ -65,15 +66,8 @@ Dialect make_cuda() {
     d.local_array_space = "__shared__";
     d.array_zero_init = " = {}";
     d.maybe_unused = "[[maybe_unused]]";
-    const char *axes[] = {"x", "y", "z"};
-    for (int k = 0; k < 3; ++k) {
-        const std::string n = std::to_string(k), a = axes[k];
-        d.gpu_builtins["LID_" + n] = "threadIdx." + a;
-        d.gpu_builtins["GID_" + n] = "blockIdx." + a; // Compyle: the block (work-group) index
-        d.gpu_builtins["LDIM_" + n] = "blockDim." + a;
-        d.gpu_builtins["GDIM_" + n] = "gridDim." + a; // the number of blocks
-    }
-    d.gpu_builtins["local_barrier"] = "__syncthreads()";
+    for (const types::Builtin &b : types::builtin_table())
+        if (b.emit == types::Emit::Dialect && b.cuda) d.gpu_builtins[b.name] = b.cuda;
     d.group_barrier = "__syncthreads()";
     d.prelude_head = std::string(kCudaHead) + nvidia_int_minmax();
     d.prelude_atomics = kCudaAtomics;

@@ -50,8 +50,9 @@ struct Dialect {
     bool signed_overflow_is_undefined = true;
 
     // --- GPU builtins ---------------------------------------------------------------------
-    // Kernel-language name → spelling: "LID_0" → "get_local_id(0)", "local_barrier" →
-    // "barrier(CLK_LOCAL_MEM_FENCE)". Missing entries are not available on the target.
+    // Kernel-language name → spelling: "LID_0" → "get_local_id(0)", filled from the builtin
+    // table's column for the dialect (lower/builtins.cpp). Missing entries are not available
+    // on the target.
     std::map<std::string, std::string> gpu_builtins;
     // A work-group barrier that orders local memory only, for the primitives' algorithms
     // (local_barrier above also orders global memory); "" where there are no work-groups.

@@ -2,6 +2,7 @@
 // never matter; statements strip the outermost pair.
 #include "codegen/c_like.h"
 #include "codegen/emitter.h"
+#include "lower/builtins.h"
 #include "support/error.h"
 
 #include <climits>
@@ -11,12 +12,6 @@
 namespace smelt::codegen::detail {
 
 namespace {
-
-const std::set<std::string> kMathUnary = {
-    "sin",   "cos",   "tan",   "asin",  "acos",  "atan",  "sinh",  "cosh", "tanh",
-    "asinh", "acosh", "atanh", "exp",   "expm1", "log",   "log10", "log2", "log1p",
-    "sqrt",  "cbrt",  "fabs",  "floor", "ceil",  "trunc", "erf",   "erfc"};
-const std::set<std::string> kMathBinary = {"atan2", "pow", "hypot", "fmod", "copysign"};
 
 const char *infix(ir::BinaryOp op) {
     using ir::BinaryOp;
@@ -284,46 +279,44 @@ std::string FunctionEmitter::builtin(const ir::Expr &e) {
         SMELT_INTERNAL_ASSERT(e.args.size() == n,
                               "builtin " << fn << " with " << e.args.size() << " arguments");
     };
-    if (kMathUnary.count(fn) || kMathBinary.count(fn)) {
-        need(kMathUnary.count(fn) ? 1 : 2);
-        SMELT_INTERNAL_ASSERT(scalar_is_float(s) && e.type.elem == s,
-                              "math builtin " << fn << " on " << e.args[0]->type.str());
-        return d_.math_function(fn, s) + "(" + args(e.args) + ")";
-    }
     if (fn.rfind("smelt_checked_", 0) == 0) { // checked modes (ir/passes/bounds_check.h)
         need(4);
         return fn + "(" + args(e.args) + ")";
     }
-    if (fn == "abs") {
+    const types::Builtin *b = types::find_builtin(fn);
+    SMELT_INTERNAL_ASSERT(b, "call of builtin '" << fn << "', which is not in the builtin table");
+    switch (b->emit) {
+    case types::Emit::Libm:
+        need(size_t(b->min_args));
+        SMELT_INTERNAL_ASSERT(scalar_is_float(s) && e.type.elem == s,
+                              "math builtin " << fn << " on " << e.args[0]->type.str());
+        return d_.math_function(types::libm_name(*b), s) + "(" + args(e.args) + ")";
+    case types::Emit::Helper:
         need(1);
-        if (scalar_is_float(s)) return d_.math_function("fabs", s) + "(" + args(e.args) + ")";
-        return helper("abs", s) + "(" + args(e.args) + ")";
-    }
-    if (fn == "min" || fn == "max") {
-        need(2);
-        return helper(fn.c_str(), s) + "(" + args(e.args) + ")";
-    }
-    if (fn == "isnan" || fn == "isinf" || fn == "isfinite") {
-        need(1);
-        if (!scalar_is_float(s)) // an integer is a finite number; still evaluate it once
+        if (b->c_name && scalar_is_float(s)) // abs of a float: fabs
+            return d_.math_function(b->c_name, s) + "(" + args(e.args) + ")";
+        if (b->typing == types::Typing::BoolOfFloat && !scalar_is_float(s))
+            // An integer is a finite number; still evaluate it once.
             return std::string("((void)") + expr(*e.args[0]) + ", " +
                    (fn == "isfinite" ? "true" : "false") + ")";
         return helper(fn.c_str(), s) + "(" + args(e.args) + ")";
+    case types::Emit::Dialect: {
+        auto it = d_.gpu_builtins.find(fn);
+        SMELT_INTERNAL_ASSERT(it != d_.gpu_builtins.end(),
+                              "builtin '" << fn << "' is not available in the " << d_.name
+                                          << " dialect (the frontend should have refused it)");
+        // Index builtins return size_t or unsigned int; give them the type the IR expects.
+        if (e.type.is_void()) return it->second;
+        return "((" + d_.type(e.type.elem) + ")" + it->second + ")";
     }
-    if (e.args.empty() && e.type.is_float()) {
-        // Constants, in the precision the call is typed with.
-        if (fn == "pi" || fn == "M_PI") return float_literal(d_, s, M_PI);
-        if (fn == "e" || fn == "M_E") return float_literal(d_, s, M_E);
-        if (fn == "inf" || fn == "INFINITY") return float_literal(d_, s, INFINITY);
-        if (fn == "nan" || fn == "NAN") return float_literal(d_, s, NAN);
+    case types::Emit::Lowered:
+        // A constant the frontend folds; IR built by other means may still call it, and gets
+        // it in the precision the call is typed with.
+        if (b->typing == types::Typing::FloatValue && e.args.empty() && e.type.is_float())
+            return float_literal(d_, s, b->value);
+        break;
     }
-    auto it = d_.gpu_builtins.find(fn);
-    SMELT_INTERNAL_ASSERT(it != d_.gpu_builtins.end(),
-                          "builtin '" << fn << "' is not available in the " << d_.name
-                                      << " dialect (the frontend should have refused it)");
-    // Index builtins return size_t or unsigned int; give them the type the IR expects.
-    if (e.type.is_void()) return it->second;
-    return "((" + d_.type(e.type.elem) + ")" + it->second + ")";
+    SMELT_INTERNAL_ASSERT(false, "builtin '" << fn << "' should have been lowered, not called");
 }
 
 std::string FunctionEmitter::atomic(const ir::Expr &e) {

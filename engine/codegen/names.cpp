@@ -1,5 +1,7 @@
 #include "codegen/names.h"
 
+#include "lower/builtins.h"
+
 #include <cctype>
 #include <cstdio>
 #include <unordered_set>
@@ -9,8 +11,10 @@ namespace smelt::codegen {
 namespace {
 
 // Keywords of C11, C++20, OpenCL C and CUDA; type and macro names the dialects' headers
-// define; the math and GPU functions generated code calls. A user variable may shadow any
-// other library function (we never call it), so those are not listed.
+// define; the GPU functions generated code calls. The kernel builtins a dialect predefines and
+// the math functions generated code calls come from the builtin table
+// (types::builtin_reserved_c_names). A user variable may shadow any other library function (we
+// never call it), so those are not listed.
 const char *const kReserved[] = {
     // C
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
@@ -34,26 +38,21 @@ const char *const kReserved[] = {
     "sampler_t", "image1d_t", "image2d_t", "image3d_t", "image1d_array_t", "image2d_array_t",
     "image1d_buffer_t", "get_global_id", "get_local_id", "get_group_id", "get_global_size",
     "get_local_size", "get_num_groups", "get_work_dim", "get_global_offset", "barrier", "mem_fence",
-    "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "atomic_add", "atomic_sub", "atomic_inc",
-    "atomic_dec", "atomic_cmpxchg", "atomic_xchg", "atom_add", "atom_inc", "atom_dec",
-    "atom_cmpxchg", "as_int", "as_uint", "as_long", "as_ulong", "as_float", "as_double",
+    "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "atomic_sub", "atomic_cmpxchg", "atomic_xchg",
+    "atom_add", "atom_inc", "atom_dec", "atom_cmpxchg", "as_int", "as_uint", "as_long", "as_ulong",
+    "as_float", "as_double",
     // CUDA
     "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "atomicAdd", "atomicCAS",
     "atomicSub", "atomicInc", "atomicDec", "atomicExch",
     // <stdint.h>
     "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
     // macros of <math.h>, <limits.h>, <float.h>, <stddef.h> and OpenCL
-    "INFINITY", "NAN", "HUGE_VAL", "HUGE_VALF", "MAXFLOAT", "NULL", "EOF", "M_PI", "M_E", "M_PI_2",
-    "M_PI_4", "M_1_PI", "M_2_PI", "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2", "M_LN2", "M_LN10",
-    "M_LOG2E", "M_LOG10E", "M_PI_F", "M_E_F", "FLT_MAX", "FLT_MIN", "FLT_EPSILON", "DBL_MAX",
-    "DBL_MIN", "DBL_EPSILON", "INT_MAX", "INT_MIN", "UINT_MAX", "LONG_MAX", "LONG_MIN", "ULONG_MAX",
-    "CHAR_BIT", "isnan", "isinf", "isfinite", "isnormal", "signbit", "fpclassify", "isgreater",
-    "isgreaterequal", "isless", "islessequal", "islessgreater", "isunordered", "assert", "errno",
-    "offsetof",
-    // math functions generated code calls (f32 versions are added below)
-    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh",
-    "atanh", "exp", "expm1", "log", "log10", "log2", "log1p", "sqrt", "cbrt", "pow", "hypot",
-    "fabs", "floor", "ceil", "trunc", "fmod", "copysign", "erf", "erfc"};
+    "HUGE_VAL", "HUGE_VALF", "MAXFLOAT", "NULL", "EOF", "M_E", "M_PI_2", "M_PI_4", "M_1_PI",
+    "M_2_PI", "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2", "M_LN2", "M_LN10", "M_LOG2E", "M_LOG10E",
+    "M_PI_F", "M_E_F", "FLT_MAX", "FLT_MIN", "FLT_EPSILON", "DBL_MAX", "DBL_MIN", "DBL_EPSILON",
+    "INT_MAX", "INT_MIN", "UINT_MAX", "LONG_MAX", "LONG_MIN", "ULONG_MAX", "CHAR_BIT", "isnormal",
+    "signbit", "fpclassify", "isgreater", "isgreaterequal", "isless", "islessequal",
+    "islessgreater", "isunordered", "assert", "errno", "offsetof"};
 
 const std::unordered_set<std::string> &reserved_set() {
     static const std::unordered_set<std::string> set = [] {
@@ -63,13 +62,8 @@ const std::unordered_set<std::string> &reserved_set() {
         for (const char *b : vec_bases)
             for (int n : {2, 3, 4, 8, 16})
                 s.insert(std::string(b) + std::to_string(n));
-        const char *math[] = {"sin",      "cos",   "tan",   "asin",  "acos",  "atan",  "atan2",
-                              "sinh",     "cosh",  "tanh",  "asinh", "acosh", "atanh", "exp",
-                              "expm1",    "log",   "log10", "log2",  "log1p", "sqrt",  "cbrt",
-                              "pow",      "hypot", "fabs",  "floor", "ceil",  "trunc", "fmod",
-                              "copysign", "erf",   "erfc"};
-        for (const char *f : math)
-            s.insert(std::string(f) + "f");
+        for (const std::string &n : types::builtin_reserved_c_names())
+            s.insert(n);
         return s;
     }();
     return set;

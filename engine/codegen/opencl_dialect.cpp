@@ -14,6 +14,7 @@
 //   the device lacks the 64-bit extension the 64-bit helpers are left out, so a kernel using
 //   them fails to build with "smelt_atomic_..._i64" undeclared at the user's line.
 #include "codegen/dialect.h"
+#include "lower/builtins.h"
 
 namespace smelt::codegen {
 
@@ -96,17 +97,8 @@ Dialect make_opencl() {
     d.array_zero_init = " = {0}";
     d.maybe_unused = "__attribute__((unused))";
     d.f32_math_suffix = "";
-    for (int k = 0; k < 3; ++k) {
-        std::string n = std::to_string(k);
-        d.gpu_builtins["LID_" + n] = "get_local_id(" + n + ")";
-        d.gpu_builtins["GID_" + n] = "get_group_id(" + n + ")"; // Compyle: the work-group index
-        d.gpu_builtins["LDIM_" + n] = "get_local_size(" + n + ")";
-        d.gpu_builtins["GDIM_" + n] = "get_num_groups(" + n + ")"; // the number of work-groups
-    }
-    // Both fences: CUDA's __syncthreads() orders the group's global-memory accesses too, and
-    // local_barrier() means the same on every backend (a loop function's work-group reads what
-    // its item 0 stored to global memory before the barrier).
-    d.gpu_builtins["local_barrier"] = "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)";
+    for (const types::Builtin &b : types::builtin_table())
+        if (b.emit == types::Emit::Dialect && b.opencl) d.gpu_builtins[b.name] = b.opencl;
     d.group_barrier = "barrier(CLK_LOCAL_MEM_FENCE)";
     d.f64_enable = kOpenClFp64;
     // NVIDIA's OpenCL compiles through ptxas, with CUDA's min/max bug; its builds define

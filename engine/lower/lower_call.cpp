@@ -36,15 +36,16 @@ TExpr FunctionLowerer::call(const ast::Expr &e) {
     // local_barrier) cannot be redefined.
     const ast::Binding binding = scope().resolve(name);
     const ast::FunctionDef *fn = binding.function;
-    auto builtin = find_builtin(name);
+    const Builtin *builtin = find_builtin(name);
+    if (builtin && builtin->is_name()) builtin = nullptr; // pi(), LID_0(): unknown functions
     bool construct =
-        builtin && (builtin->kind == BuiltinKind::Declare || builtin->kind == BuiltinKind::Cast ||
-                    builtin->kind == BuiltinKind::Atomic || builtin->kind == BuiltinKind::Barrier);
+        builtin && (builtin->kind == BuiltinKind::Language ||
+                    builtin->kind == BuiltinKind::Atomic || builtin->typing == Typing::Void);
     // An external function declared for the program comes after the file's functions and
     // before the builtins it may be named after.
     if (!fn && !construct)
         if (const External *x = find_external(mod_.ast(), name)) return external_call(e, *x);
-    if (builtin && (!fn || construct)) return builtin_call(e, name);
+    if (builtin && (!fn || construct)) return builtin_call(e, *builtin);
     if (!fn) {
         if (name == "range")
             fail(callee.loc, "range() is only allowed as the iterable of a for loop");
@@ -80,8 +81,8 @@ TExpr FunctionLowerer::call(const ast::Expr &e) {
     return {ir::Expr::call(ref.name, false, ref.result, converted, e.loc)};
 }
 
-TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name) {
-    BuiltinInfo info = *find_builtin(name);
+TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const Builtin &info) {
+    const std::string name = info.name;
     size_t nargs = e.args.size() - 1;
     if (int(nargs) < info.min_args || (info.max_args >= 0 && int(nargs) > info.max_args)) {
         std::string want =
@@ -103,16 +104,16 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
     auto float_type_of = [&](const TExpr &x) {
         return x.type().is_float() ? x.type() : Type::scalar(default_float());
     };
-    switch (info.kind) {
-    case BuiltinKind::MathUnary:
-    case BuiltinKind::Classify: {
+    switch (info.typing) {
+    case Typing::FloatOfOperand:
+    case Typing::BoolOfFloat: {
         TExpr x = arg(0);
         need_number(x, 0);
         Type t = float_type_of(x);
-        Type result = info.kind == BuiltinKind::Classify ? Type::scalar(Scalar::Bool) : t;
+        Type result = info.typing == Typing::BoolOfFloat ? Type::scalar(Scalar::Bool) : t;
         return {ir::Expr::call(name, true, result, {convert(x, t, e.loc)}, e.loc)};
     }
-    case BuiltinKind::MathBinary: {
+    case Typing::FloatOfOperands: {
         TExpr a = arg(0), b = arg(1);
         need_number(a, 0);
         need_number(b, 1);
@@ -120,7 +121,7 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
         if (!t.is_float()) t = Type::scalar(default_float());
         return {ir::Expr::call(name, true, t, {convert(a, t, e.loc), convert(b, t, e.loc)}, e.loc)};
     }
-    case BuiltinKind::Abs: {
+    case Typing::SameAsOperand: {
         TExpr x = arg(0);
         need_number(x, 0);
         if (x.weak) {
@@ -133,7 +134,7 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
         Type t = x.type().is_bool() ? Type::scalar(Scalar::I32) : x.type();
         return {ir::Expr::call("abs", true, t, {convert(x, t, e.loc)}, e.loc)};
     }
-    case BuiltinKind::MinMax: {
+    case Typing::CommonOfOperands: {
         auto op = name == "min" ? ir::BinaryOp::Min : ir::BinaryOp::Max;
         TExpr acc = arg(0);
         need_number(acc, 0);
@@ -151,7 +152,7 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
         }
         return acc;
     }
-    case BuiltinKind::IntConv: {
+    case Typing::Int: {
         TExpr x = arg(0);
         need_number(x, 0);
         Type t = Type::scalar(Scalar::I32);
@@ -159,12 +160,12 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
             return {ir::Expr::int_const(t, int64_t(int32_t(int64_t(x.e->float_value))), e.loc)};
         return {convert(x, t, e.loc)};
     }
-    case BuiltinKind::FloatConv: {
+    case Typing::DefaultFloat: {
         TExpr x = arg(0);
         need_number(x, 0);
         return {convert(x, Type::scalar(default_float()), e.loc)};
     }
-    case BuiltinKind::Cast: {
+    case Typing::NamedType: {
         TExpr x = arg(0);
         need_number(x, 0);
         const ast::Expr &tn = *e.args[2];
@@ -176,10 +177,10 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
         if (mod_.single()) t = demote_to_single(*t);
         return {convert(x, *t, e.loc)};
     }
-    case BuiltinKind::Declare:
+    case Typing::Declaration:
         fail(callee.loc, "declare() must be the whole right-hand side of an assignment, e.g. "
                          "x = declare('int')");
-    case BuiltinKind::Atomic: {
+    case Typing::ArrayElement: {
         const ast::Expr &target = *e.args[1];
         if (target.kind != ast::ExprKind::Subscript)
             fail(target.loc, name + "() needs an array element, e.g. " + name + "(x[i])");
@@ -210,17 +211,20 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const std::string &name)
         }
         return {ir::Expr::atomic(op, p.base, p.indices[0], value, e.loc)};
     }
-    case BuiltinKind::Barrier:
+    case Typing::Void:
         if (!gpu_builtins_allowed())
             fail(callee.loc, "local_barrier() is only available in low-level kernels on the opencl "
                              "and cuda backends, not on '" +
                                  options().backend + "'");
         return {ir::Expr::call(name, true, Type::void_(), {}, e.loc)};
-    case BuiltinKind::Len:
+    case Typing::FirstExtent:
         return extent(
             *e.args[1], 0,
             "len(" + std::string(e.args[1]->kind == ast::ExprKind::Name ? e.args[1]->name : "...") +
                 ")");
+    case Typing::IntValue:
+    case Typing::FloatValue:
+        break; // names, refused as callees in call()
     }
     fail(e.loc, "unsupported builtin '" + name + "'");
 }

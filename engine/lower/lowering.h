@@ -4,6 +4,7 @@
 
 #include "frontend/ast.h"
 #include "ir/ir.h"
+#include "lower/builtins.h"
 #include "lower/const_eval.h"
 #include "lower/request.h"
 
@@ -86,7 +87,7 @@ public:
 
     // lower_call.cpp
     TExpr call(const ast::Expr &e);
-    TExpr builtin_call(const ast::Expr &e, const std::string &name);
+    TExpr builtin_call(const ast::Expr &e, const Builtin &builtin);
     // lower_external.cpp
     TExpr external_call(const ast::Expr &e, const External &x);
 

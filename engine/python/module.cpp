@@ -11,4 +11,5 @@ PYBIND11_MODULE(_smelt, m) {
     smelt::python::bind_primitives(m);
     smelt::python::bind_kernel(m);
     smelt::python::bind_loop_function(m);
+    smelt::python::bind_builtins(m);
 }

@@ -72,5 +72,6 @@ void bind_arrays(py::module_ &m);
 void bind_primitives(py::module_ &m);
 void bind_kernel(py::module_ &m);
 void bind_loop_function(py::module_ &m);
+void bind_builtins(py::module_ &m); // py_builtins.cpp: _smelt.builtins()
 
 } // namespace smelt::python

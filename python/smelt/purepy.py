@@ -561,6 +561,20 @@ ceil = _unary(_np.ceil, "ceil")
 trunc = _unary(_np.trunc, "trunc")
 erf = _from_math(_math.erf, "erf")
 erfc = _from_math(_math.erfc, "erfc")
+
+
+def _c_gamma(x):
+    # C's tgamma where math.gamma raises: ±inf at ±0, NaN at the negative integers and -inf,
+    # inf on overflow.
+    try:
+        return _math.gamma(x)
+    except ValueError:
+        return _math.copysign(_math.inf, x) if x == 0 else _math.nan
+    except OverflowError:
+        return _math.inf
+
+
+gamma = _from_math(_c_gamma, "gamma")
 atan2 = _binary(_np.arctan2, "atan2")
 pow = _binary(_np.power, "pow")
 hypot = _binary(_np.hypot, "hypot")
@@ -577,8 +591,9 @@ nan = NAN = _math.nan
 
 _MATH_NAMES = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
                "atanh", "exp", "expm1", "log", "log10", "log2", "log1p", "sqrt", "cbrt", "fabs",
-               "floor", "ceil", "trunc", "erf", "erfc", "atan2", "pow", "hypot", "fmod", "copysign",
-               "isnan", "isinf", "isfinite", "pi", "e", "inf", "nan", "M_PI", "INFINITY", "NAN"]
+               "floor", "ceil", "trunc", "erf", "erfc", "gamma", "atan2", "pow", "hypot", "fmod",
+               "copysign", "isnan", "isinf", "isfinite", "pi", "e", "inf", "nan", "M_PI", "INFINITY",
+               "NAN"]
 
 __all__ = (["KnownType", "type_of", "declared_types", "default_types", "annotate", "elementwise", "jit", "kernel",
             "declare", "cast", "atomic_inc", "atomic_dec", "atomic_add", "local_barrier", "LOCAL_MEM"]

@@ -216,6 +216,62 @@ TEST(Emit, Names) {
     EXPECT_TRUE(codegen::is_reserved_identifier("get_global_id"));
     EXPECT_FALSE(codegen::is_reserved_identifier("length"));
     EXPECT_FALSE(codegen::is_reserved_identifier("_tmp"));
+    // From the builtin table: what <math.h> and OpenCL C predefine, and the C functions calls
+    // are spelled with (gamma is C's tgamma); the language's own names stay usable.
+    for (const char *n : {"sin", "sinf", "copysignf", "tgamma", "tgammaf", "isnan", "isfinite",
+                          "INFINITY", "NAN", "atomic_add", "atomic_inc"})
+        EXPECT_TRUE(codegen::is_reserved_identifier(n)) << n;
+    for (const char *n : {"gamma", "pi", "e", "nan", "abs", "len", "LID_0", "local_barrier"})
+        EXPECT_FALSE(codegen::is_reserved_identifier(n)) << n;
+}
+
+// Calls of builtins take the spelling each C dialect has for them: C's name, the f32 form where
+// the dialect suffixes (C++, CUDA) and not where it overloads (OpenCL C), C's own name where it
+// differs from Python's (gamma → tgamma), and the GPU names of OpenCL and CUDA.
+TEST(Emit, BuiltinSpellingsPerDialect) {
+    auto math = [](Scalar s) {
+        FnBuilder f("m", ty(s), 1);
+        auto x = f.param("x", ty(s));
+        f.add(Stmt::return_(bin(B::Add, Expr::call("gamma", true, ty(s), {vref(x)}),
+                                Expr::call("abs", true, ty(s),
+                                           {Expr::call("hypot", true, ty(s), {vref(x), vref(x)})})),
+                            at(2)));
+        return module_of({f.done()});
+    };
+    const struct {
+        const codegen::Dialect &d;
+        const char *f64, *f32;
+    } cases[] = {
+        {cpp_dialect(), "tgamma(x) + fabs(hypot(x, x))", "tgammaf(x) + fabsf(hypotf(x, x))"},
+        {codegen::opencl_dialect(), "tgamma(x) + fabs(hypot(x, x))",
+         "tgamma(x) + fabs(hypot(x, x))"},
+        {codegen::cuda_dialect(), "tgamma(x) + fabs(hypot(x, x))",
+         "tgammaf(x) + fabsf(hypotf(x, x))"}};
+    for (const auto &c : cases) {
+        std::string f64 = codegen::emit_module(*math(Scalar::F64), c.d);
+        std::string f32 = codegen::emit_module(*math(Scalar::F32), c.d);
+        EXPECT_NE(f64.find(c.f64), std::string::npos) << c.d.name << ":\n" << f64;
+        EXPECT_NE(f32.find(c.f32), std::string::npos) << c.d.name << ":\n" << f32;
+    }
+
+    FnBuilder g("g", Type::void_(), 1);
+    auto p = g.param("p", ptr(Scalar::I32));
+    g.add(Stmt::store(p, {i32(0)},
+                      bin(B::Add, Expr::call("LID_1", true, ty(Scalar::I32), {}),
+                          Expr::call("GDIM_2", true, ty(Scalar::I32), {})),
+                      at(2)));
+    g.add(Stmt::eval(Expr::call("local_barrier", true, Type::void_(), {}), at(3)));
+    auto m = module_of({g.done()});
+    std::string cl = codegen::emit_module(*m, codegen::opencl_dialect());
+    std::string cu = codegen::emit_module(*m, codegen::cuda_dialect());
+    EXPECT_NE(cl.find("smelt_add_i32((int)get_local_id(1), (int)get_num_groups(2))"),
+              std::string::npos)
+        << cl;
+    EXPECT_NE(cl.find("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"), std::string::npos)
+        << cl;
+    EXPECT_NE(cu.find("smelt_add_i32((int32_t)threadIdx.y, (int32_t)gridDim.z)"), std::string::npos)
+        << cu;
+    EXPECT_NE(cu.find("__syncthreads();"), std::string::npos) << cu;
 }
 
 TEST(Emit, StatementForms) {
