@@ -1,11 +1,9 @@
 # The package's modules form layers: no module imports, at module level or inside a function, a
-# module that imports it back (directly or through others). docs/PYTHON.md ("Layers") lists the
-# layers. The graph is read from the source tree with `ast`, so the test needs no build; it only
-# sits among the package tests that the conftest runs against the built package.
+# module that imports it back (directly or through others). docs/PYTHON.md ("Inside the package")
+# lists the layers. The graph is read from the source tree with `ast`, so these tests need no
+# build; they only sit among the package tests that the conftest runs against the built package.
 import ast
 import os
-
-import pytest
 
 PACKAGE_DIR = os.path.normpath(
     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "smelt"))
