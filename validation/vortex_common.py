@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "apps" / "common"), str(ROOT / "apps" / "vortex")]
+sys.path[:0] = [str(ROOT / "python"), str(ROOT / "apps" / "vortex")]
 import physics as P  # noqa: E402
 
 REGULARISATIONS = {"point": P.POINT, "krasny": P.KRASNY, "gaussian": P.GAUSSIAN}

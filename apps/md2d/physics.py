@@ -24,7 +24,7 @@ Conventions (the driver relies on them):
   pe[] (or vir[]) over all particles gives the total.
 """
 
-from smelt_lang import annotate, declare
+from smelt import annotate, declare
 
 from box import half_length, min_image_wrapped, wrap_coord
 from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv

@@ -31,7 +31,7 @@ Conventions (the driver relies on them; apps/md3d/README.md has the equations):
 
 from math import exp, expm1, sqrt
 
-from smelt_lang import annotate, declare
+from smelt import annotate, declare
 
 from box import axis_periodic, half_length, min_image_wrapped, wrap_axis
 from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv

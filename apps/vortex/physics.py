@@ -24,7 +24,7 @@ Conventions (the driver relies on them):
 
 from math import exp, expm1, floor, log, pi, sin, sinh
 
-from smelt_lang import annotate, declare
+from smelt import annotate, declare
 
 # Regularisations (the `regularisation` argument of every kernel that evaluates the kernel K).
 POINT = 0

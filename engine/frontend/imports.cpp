@@ -27,8 +27,8 @@ std::vector<std::string> kernel_search_path(const std::vector<std::string> &give
 }
 
 bool is_python_only_module(const std::string &module) {
-    static const char *const kPythonOnly[] = {"smelt", "smelt_lang", "compyle",   "numpy",
-                                              "math",  "cmath",      "__future__"};
+    static const char *const kPythonOnly[] = {"smelt", "compyle", "numpy",
+                                              "math",  "cmath",   "__future__"};
     const std::string first = module.substr(0, module.find('.'));
     for (const char *m : kPythonOnly)
         if (first == m) return true;

@@ -18,8 +18,8 @@ namespace smelt::frontend {
 std::vector<std::string> kernel_search_path(const std::vector<std::string> &given);
 
 // True for modules that are never kernel files wherever a file of their name is (the language's
-// own packages and the ones kernel files import for CPython): smelt, smelt_lang, compyle, numpy,
-// math, cmath, __future__ and their submodules.
+// own packages and the ones kernel files import for CPython): smelt, compyle, numpy, math,
+// cmath, __future__ and their submodules.
 bool is_python_only_module(const std::string &module);
 
 // Parses `main` and the kernel files it imports. A module `a.b` is the file `a/b.py`, looked for

@@ -20,8 +20,7 @@ import os as _os
 if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
     _os.environ["OMP_WAIT_POLICY"] = "passive"
 
-import importlib.util as _importlib_util  # noqa: E402
-
+from ._engine import HAVE_ENGINE  # noqa: E402
 from .purepy import *  # noqa: F401,F403  (the kernel language's CPython meaning)
 from .purepy import __all__ as _purepy_all
 
@@ -33,8 +32,6 @@ __all__ = list(_purepy_all)
 # names (smelt.api) but not the array functions, several of which (sum, where, take ...) would
 # shadow Python builtins in kernel files; the engine's `elementwise` (Compyle's decorator,
 # making an Elementwise) replaces purepy's marker of the same name.
-HAVE_ENGINE = _importlib_util.find_spec(__name__ + "._smelt") is not None
-
 if HAVE_ENGINE:
     import numpy as _np
 

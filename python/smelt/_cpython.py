@@ -1,6 +1,6 @@
 """The primitives run by CPython on NumPy arrays (backend='python'): the same functions, one index
 at a time, in index order. Slow, but it is the meaning the engine's backends must agree with, so
-tests use it as their oracle. Functions run through `purepy.language`, which gives every
+tests use it as their oracle. Functions run through `_language.language`, which gives every
 operation the language's types whatever the NumPy version (see smelt/_language.py)."""
 
 import inspect
@@ -8,24 +8,29 @@ import inspect
 import numpy as np
 
 from . import purepy
+from ._language import language, language_lambda
 
 _NAMESPACE = {k: getattr(purepy, k) for k in purepy.__all__}
 _NAMESPACE.update(min=min, max=max, abs=abs, int=int, float=float)
 
 
+def _is_array(arg):
+    """A smelt Array (smelt.array, a layer above: the primitives that call this module take its
+    Arrays without importing it, so Arrays are known here by what they do, pull and push)."""
+    return hasattr(type(arg), "pull") and hasattr(type(arg), "push")
+
+
 def host(arg):
     """A NumPy view of an argument (pulled from the device first), or the argument itself."""
-    from .array import Array
-    if isinstance(arg, Array):
+    if _is_array(arg):
         arg.pull()
         return arg.data if arg._shape is None else arg.data.reshape(arg._shape)
     return arg
 
 
 def push_back(args):
-    from .array import Array
     for a in args:
-        if isinstance(a, Array):
+        if _is_array(a):
             a.push()
 
 
@@ -37,7 +42,7 @@ def _length(args, what):
 
 
 def elementwise(func, args, n=None):
-    func = purepy.language(func)
+    func = language(func)
     views = [host(a) for a in args]
     n = _length(views, func.__name__) if n is None else n
     with np.errstate(all="ignore"):  # integer kernels wrap, as compiled ones do
@@ -48,7 +53,6 @@ def elementwise(func, args, n=None):
 
 def binary(expr):
     """A Python function of (a, b) for a reduce/scan expression such as 'min(a, b)'."""
-    from ._language import language_lambda
     return language_lambda(("a", "b"), expr, _NAMESPACE)
 
 
@@ -58,7 +62,7 @@ def constant(expr, dtype):
 
 def reduction(map_func, reduce_expr, neutral, dtype, args):
     combine = binary(reduce_expr)
-    map_func = purepy.language(map_func) if map_func is not None else None
+    map_func = language(map_func) if map_func is not None else None
     views = [host(a) for a in args]
     if map_func is None:
         values = views[0]
@@ -80,7 +84,7 @@ _SCAN_NAMES = ("i", "item", "prev_item", "last_item", "N")
 
 
 def _caller(func):
-    func = purepy.language(func)
+    func = language(func)
     params = list(inspect.signature(func).parameters)
     return lambda values: func(*[values[p] for p in params])
 

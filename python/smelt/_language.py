@@ -1,4 +1,5 @@
-"""The kernel language's typing of numbers, for CPython (used by ``purepy.language``).
+"""The kernel language's typing of numbers, for CPython (``language(func)``, which the semantics
+oracle, backend='python' and pytocl's CPython runs use; it builds on purepy's names).
 
 A kernel run as plain Python computes with NumPy's promotion rules, which are not the language's
 and which changed in NumPy 2 (NEP 50): ``c * 1000`` for an int8 ``c`` raises OverflowError there,

@@ -1,12 +1,16 @@
 """Array operators and reductions built from the kernels of _kernels.py with the public
 primitives (so they run on every backend and show up in the profile). Result dtypes follow
-NumPy; the arithmetic itself follows the kernel language (C promotion of the operand types)."""
+NumPy; the arithmetic itself follows the kernel language (C promotion of the operand types).
+
+smelt.array (Array's methods and the array functions) calls this module, so it imports nothing
+of smelt.array: it takes smelt Arrays as operands (smelt.array converts NumPy ones first) and
+makes its results with their class (see `_new`)."""
 
 import numpy as np
 
 from . import _kernels
 from . import errors
-from .array import Array, empty, wrap
+from .config import engine_backend, get_config
 from .parallel import Elementwise, Reduction, Scan
 
 _PRIMS = {}
@@ -19,23 +23,26 @@ def _prim(key, make):
     return p
 
 
+def _new(like, n, dtype):
+    """An uninitialised array of n elements of `dtype` on like's backend: Array(dtype, n,
+    backend=...) is smelt.array.empty's (and Compyle's) constructor."""
+    return type(like)(dtype, n, backend=like.backend)
+
+
 def _precision_key():
-    from .config import get_config
     return bool(get_config().use_double)
 
 
 def elementwise(name, backend):
-    from .config import engine_backend
     key = ("ew", name, backend, engine_backend(backend), _precision_key())
     return _prim(key, lambda: Elementwise(getattr(_kernels, name), backend=backend))
 
 
 def binary(a, other, op, out_dtype=None):
-    """a <op> other for op in lt le gt ge eq ne add sub mul div rsub rdiv."""
+    """a <op> other for op in lt le gt ge eq ne add sub mul div rsub rdiv; `other` is an Array
+    of a's class or a number."""
     n = len(a)
-    if isinstance(other, np.ndarray):
-        other = wrap(other, backend=a.backend)
-    if isinstance(other, Array):
+    if isinstance(other, type(a)):
         if len(other) != n:
             raise errors.UsageError("operands have different lengths (%d and %d)" % (n, len(other)))
         if op in ("rsub", "rdiv"):
@@ -43,7 +50,7 @@ def binary(a, other, op, out_dtype=None):
         dt = out_dtype or (np.result_type(a.dtype, other.dtype, np.float64)
                            if op == "div" and a.dtype.kind in "iub" and other.dtype.kind in "iub"
                            else np.result_type(a.dtype, other.dtype))
-        out = empty(n, dt, a.backend)
+        out = _new(a, n, dt)
         out._is_mask = out_dtype is not None
         elementwise(op, a.backend)(a, other, out)
         return out
@@ -53,7 +60,7 @@ def binary(a, other, op, out_dtype=None):
     if op in ("div", "rdiv") and np.dtype(dt).kind in "iub":
         dt = np.float64
     scalar = other if out_dtype is not None else np.dtype(dt).type(other)
-    out = empty(n, dt, a.backend)
+    out = _new(a, n, dt)
     out._is_mask = out_dtype is not None
     elementwise(op + "_s", a.backend)(a, scalar, out)
     return out
@@ -63,11 +70,6 @@ def copy(src, dst):
     if len(src) != len(dst):
         raise errors.UsageError("out has %d elements, expected %d" % (len(dst), len(src)))
     elementwise("copy", src.backend)(src, dst)
-
-
-def astype(a, dtype):
-    a.pull()
-    return wrap(np.ascontiguousarray(a.data.astype(dtype)), backend=a.backend)
 
 
 def _accumulator(dt):
@@ -99,7 +101,6 @@ def reduce(a, kind):
     else:
         expr = "min(a, b)" if kind == "min" else "max(a, b)"
         dt, neutral = store, _extreme(store, kind == "min")
-    from .config import engine_backend
     key = ("red", kind, dt, a.backend, engine_backend(a.backend), _precision_key())
     r = _prim(key, lambda: Reduction(expr, dtype_out=dt, neutral=neutral, backend=a.backend))
     return r(a)
@@ -109,7 +110,6 @@ def dot(a, b):
     if len(a) != len(b):
         raise errors.UsageError("dot: lengths differ (%d and %d)" % (len(a), len(b)))
     dt = np.result_type(a.dtype, b.dtype)
-    from .config import engine_backend
     key = ("dot", dt, a.backend, engine_backend(a.backend), _precision_key())
     r = _prim(key, lambda: Reduction("a+b", map_func=_kernels.dot_map, dtype_out=dt, backend=a.backend))
     return r(a, b)
@@ -119,10 +119,9 @@ def cumsum(a, out=None):
     store = np.dtype(np.uint8) if a.dtype == np.bool_ else a.dtype
     dt = _accumulator(store)
     if out is None:
-        out = empty(len(a), dt, a.backend)
+        out = _new(a, len(a), dt)
     elif len(out) != len(a):
         raise errors.UsageError("cumsum: out has %d elements, expected %d" % (len(out), len(a)))
-    from .config import engine_backend
     key = ("cumsum", dt, a.backend, engine_backend(a.backend), _precision_key())
     s = _prim(key, lambda: Scan(_kernels.cumsum_in, _kernels.cumsum_out, "a+b", dtype=dt,
                                 backend=a.backend))
@@ -133,7 +132,6 @@ def cumsum(a, out=None):
 
 
 def _scan(key, input_name, output_name, dt, backend):
-    from .config import engine_backend
     full_key = ("scan", key, np.dtype(dt), backend, engine_backend(backend), _precision_key())
     return _prim(full_key, lambda: Scan(getattr(_kernels, input_name),
                                         getattr(_kernels, output_name), "a+b", dtype=dt,
@@ -141,7 +139,6 @@ def _scan(key, input_name, output_name, dt, backend):
 
 
 def _map_reduction(key, map_name, dt, backend):
-    from .config import engine_backend
     full_key = ("mapred", key, np.dtype(dt), backend, engine_backend(backend), _precision_key())
     return _prim(full_key, lambda: Reduction("a+b", map_func=getattr(_kernels, map_name),
                                              dtype_out=dt, backend=backend))
@@ -160,7 +157,7 @@ def fill(a, value):
 
 
 def diff1(a):
-    out = empty(len(a) - 1, a.dtype, a.backend)
+    out = _new(a, len(a) - 1, a.dtype)
     if len(out):
         elementwise("diff1", a.backend).call_n(len(out), a, out)
     return out
@@ -184,7 +181,7 @@ def count_nonzero(c):
 
 
 def take_bool(ary, condition):
-    out = empty(count_nonzero(condition), ary.dtype, ary.backend)
+    out = _new(ary, count_nonzero(condition), ary.dtype)
     if len(out):
         _scan("select", "select_in", "select_out", np.int64, ary.backend)(
             condition=condition, ary=ary, out=out)
@@ -192,9 +189,7 @@ def take_bool(ary, condition):
 
 
 def remove(a, indices):
-    """Removes a's elements at `indices` in place (Array.remove)."""
-    if not isinstance(indices, Array):
-        indices = wrap(np.ascontiguousarray(indices), backend=a.backend)
+    """Removes a's elements at `indices` (an Array on a's backend) in place (Array.remove)."""
     if indices.dtype.kind not in "iu":
         raise errors.UsageError("remove: indices must be integers, not %s" % indices.dtype)
     n = len(a)
@@ -204,11 +199,11 @@ def remove(a, indices):
     if lo < 0 or hi >= n:
         raise IndexError("remove: index %d is out of bounds for an Array of %d elements"
                          % (lo if lo < 0 else hi, n))
-    from .array import zeros
-    flags = zeros(n, np.int32, a.backend)
+    flags = _new(a, n, np.int32)
+    fill(flags, 0)
     elementwise("mark", a.backend)(indices, flags)
     kept = n - int(reduce(flags, "sum"))
-    out = empty(kept, a.dtype, a.backend)
+    out = _new(a, kept, a.dtype)
     if kept:
         _scan("keep", "keep_in", "keep_out", np.int64, a.backend)(flags=flags, src=a, out=out)
     a._set(out._h, a._bool)

@@ -13,6 +13,7 @@ import operator
 
 import numpy as np
 
+from . import _ops
 from . import _smelt
 from . import config as _config
 from . import errors
@@ -318,7 +319,8 @@ class Array:
     def remove(self, indices, input_sorted=False):
         """Removes the elements at `indices` (an Array or integer array; duplicates count once),
         keeping the order of the others; computed by a scan on the array's backend."""
-        from . import _ops
+        if not isinstance(indices, Array):
+            indices = wrap(np.ascontiguousarray(indices), backend=self.backend)
         _ops.remove(self, indices)
 
     # --- copies ---
@@ -337,7 +339,6 @@ class Array:
             dest._h.copy_range(0, taken._h, 0, len(taken))
 
     def fill(self, value):
-        from . import _ops
         _ops.fill(self, value)
         return self
 
@@ -362,7 +363,8 @@ class Array:
 
     # --- element-wise comparisons and arithmetic (kernels from smelt/_kernels.py) ---
     def _binary(self, other, op, out_dtype=None):
-        from . import _ops
+        if isinstance(other, np.ndarray):
+            other = wrap(other, backend=self.backend)
         return _ops.binary(self, other, op, out_dtype)
 
     def __lt__(self, other):
@@ -582,23 +584,19 @@ def _timed(name, fn, *args):
 
 def sum(ary, backend=None):
     """The sum, in NumPy's result dtype (integers accumulate in 64 bits)."""
-    from . import _ops
     return _ops.reduce(_as_array(ary, backend), "sum")
 
 
 def minimum(ary, backend=None):
     """The smallest element (the dtype's largest value, or inf, for an empty array)."""
-    from . import _ops
     return _ops.reduce(_as_array(ary, backend), "min")
 
 
 def maximum(ary, backend=None):
-    from . import _ops
     return _ops.reduce(_as_array(ary, backend), "max")
 
 
 def dot(a1, a2, backend=None):
-    from . import _ops
     backend = _backend_of(backend, a1, a2)
     return _ops.dot(_as_array(a1, backend), _as_array(a2, backend))
 
@@ -606,7 +604,6 @@ def dot(a1, a2, backend=None):
 def cumsum(ary, backend=None, out=None):
     """Inclusive prefix sum into `out` (new when None; integers accumulate in 64 bits as in
     NumPy). Returns `out`."""
-    from . import _ops
     return _ops.cumsum(_as_array(ary, _backend_of(backend, ary, out)), out)
 
 
@@ -617,7 +614,6 @@ def take(ary, indices, backend=None, out=None):
     result = _made(_timed("take", _smelt.take, ary._h, indices._h), ary.backend, ary.dtype)
     if out is None:
         return result
-    from . import _ops
     _ops.copy(result, out)
     return out
 
@@ -633,13 +629,18 @@ def where(condition, a, b, backend=None):
         if isinstance(v, (Array, np.ndarray)):
             v = _as_array(v, condition.backend)
             if v.dtype != dt:
-                from . import _ops
-                v = _ops.astype(v, dt)
+                v = _astype(v, dt)
         else:
             v = full(n, v, dt, condition.backend)
         arrays.append(v)
     return _made(_timed("where", _smelt.where, condition._h, arrays[0]._h, arrays[1]._h),
                  condition.backend, dt)
+
+
+def _astype(a, dtype):
+    """A copy of `a` converted to `dtype` (on the host, as NumPy converts)."""
+    a.pull()
+    return wrap(np.ascontiguousarray(a.data.astype(dtype)), backend=a.backend)
 
 
 def argsort(ary, backend=None):
@@ -657,7 +658,6 @@ def align(ary_list, order, out_list=None, backend=None):
     result = [_made(h, a.backend, a.dtype) for h, a in zip(handles, arrays)]
     if out_list is None:
         return result
-    from . import _ops
     for r, o in zip(result, out_list):
         _ops.copy(r, o)
     return list(out_list)
@@ -683,7 +683,6 @@ def diff(a, n=1, backend=None):
     if len(a) < n + 1:
         raise ValueError("diff: the array needs at least n+1 = %d elements, it has %d"
                          % (n + 1, len(a)))
-    from . import _ops
     for _ in range(n):
         a = _ops.diff1(a)
     return a
@@ -698,7 +697,6 @@ def trapz(y, x=None, dx=1.0, backend=None):
         x = _as_array(x, y.backend)
         if len(x) != len(y):
             raise errors.UsageError("trapz: x has %d elements, y %d" % (len(x), len(y)))
-    from . import _ops
     return _ops.trapz(y, x, dx)
 
 
@@ -710,7 +708,6 @@ def take_bool(ary, condition, backend=None):
     if len(condition) != len(ary):
         raise errors.UsageError("take_bool: the condition has %d elements, the array %d"
                                 % (len(condition), len(ary)))
-    from . import _ops
     return _ops.take_bool(ary, condition)
 
 

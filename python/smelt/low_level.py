@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from . import HAVE_ENGINE
+from ._engine import HAVE_ENGINE
 from . import config as _config
 from ._source import function_of, program_for
 from .errors import BackendUnavailableError

@@ -4,10 +4,11 @@ A kernel file is valid Python 3: with ``from smelt import *`` at its top it runs
 NumPy arrays, and this module gives every name the language defines (``annotate``, ``declare``,
 ``cast``, the atomics, the math builtins, the type objects ...) a CPython meaning that agrees
 with the engine's up to floating-point rounding. Operators on NumPy scalars follow NumPy's own
-promotion rules, which are not the language's and changed in NumPy 2; ``language(func)``
-(smelt/_language.py) runs a function with the language's typing instead, the same under NumPy
-1.x and 2.x: the test oracle (tests/semantics/oracle.py) and backend='python' use it. It
-imports nothing compiled, so the oracle can use it without the engine's extension module.
+promotion rules, which are not the language's and changed in NumPy 2;
+``smelt._language.language(func)`` runs a function with the language's typing instead, the same
+under NumPy 1.x and 2.x: the test oracle (tests/semantics/oracle.py) and backend='python' use it.
+This module imports no other module of the package (the bottom layer, docs/PYTHON.md), so kernel
+files and the oracle use it without the engine's extension module.
 
 Choices made here, each one because the engine means it that way:
 - ``declare`` returns zero of the declared NumPy type (``declare('int')`` is ``np.int32(0)``)
@@ -315,15 +316,6 @@ def _identity_decorator(name):
 elementwise = _identity_decorator("elementwise")
 jit = _identity_decorator("jit")
 kernel = _identity_decorator("kernel")
-
-def language(func):
-    """``func`` computing with the kernel language's types under any NumPy version: a copy
-    compiled from its source in which literals are weak, operands follow C's promotion,
-    declared parameter and result types are applied, locals keep their first type, ... (see
-    smelt/_language.py). What the oracle and backend='python' run. Not exported by ``*``."""
-    from . import _language
-    return _language.language(func)
-
 
 # ---------------------------------------------------------------------------------------------
 # declare and cast

@@ -14,6 +14,7 @@ import threading
 import numpy as np
 
 from . import purepy
+from ._language import language
 
 __all__ = ["get_global_id", "get_local_id", "get_group_id", "get_global_size", "get_local_size",
            "get_num_groups", "barrier", "local_barrier", "cl_call", "cl_inline",
@@ -114,7 +115,7 @@ def run(func, args, local_args, global_size, local_size, threads):
     """Runs `func(*args)` on every work item of `global_size` in groups of `local_size` (3
     numbers each). `local_args`: {argument position: (dtype, elements)}, a new zeroed array per
     group. `threads`: run a group's items as threads (the kernel waits at barriers)."""
-    func = purepy.language(func)
+    func = language(func)
     groups = [g // l for g, l in zip(global_size, local_size)]
     members = _ranges(local_size)
     with np.errstate(all="ignore"):  # integer kernels wrap, as compiled ones do

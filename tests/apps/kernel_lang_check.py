@@ -3,8 +3,8 @@ kernel language (docs/LANGUAGE.md) with explicit types everywhere. Used by the a
 physics checks (md2d_physics_check.py, md3d_physics_check.py).
 
 Kernel imports: `from box import min_image` names box.py beside the importing file, else in
-apps/common/kernels (the search path the apps pass to the engine). `math` and `smelt_lang` are
-not kernel files: they give CPython the builtins' meaning. All functions of the import closure
+apps/common/kernels (the search path the apps pass to the engine). `math` and `smelt` are not
+kernel files: they give CPython the builtins' meaning. All functions of the import closure
 form one flat namespace, so a name may be defined only once.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL_PATH = [ROOT / "apps" / "common" / "kernels"]
-NOT_KERNEL_MODULES = {"math", "smelt_lang", "smelt"}
+NOT_KERNEL_MODULES = {"math", "smelt"}
 
 BUILTINS = {"floor", "ceil", "trunc", "sqrt", "cbrt", "exp", "expm1", "log", "log1p", "log2",
             "log10", "pow", "sin", "cos", "tan", "atan2", "hypot", "fabs", "fmod", "copysign",

@@ -16,7 +16,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 PHYSICS = ROOT / "apps" / "md2d" / "physics.py"
-sys.path[:0] = [str(ROOT / "apps" / "common"), str(ROOT / "apps" / "common" / "kernels"),
+sys.path[:0] = [str(ROOT / "python"), str(ROOT / "apps" / "common" / "kernels"),
                 str(ROOT / "apps" / "md2d"), str(Path(__file__).resolve().parent)]
 import box as B  # noqa: E402
 import physics as P  # noqa: E402

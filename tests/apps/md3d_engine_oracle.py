@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "apps" / "common"), str(ROOT / "apps" / "common" / "kernels"),
+sys.path[:0] = [str(ROOT / "python"), str(ROOT / "apps" / "common" / "kernels"),
                 str(ROOT / "apps" / "md3d")]
 import physics as P  # noqa: E402
 

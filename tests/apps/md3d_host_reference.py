@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-for p in (ROOT / "apps" / "common", ROOT / "apps" / "common" / "kernels"):
+for p in (ROOT / "python", ROOT / "apps" / "common" / "kernels"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 import rng  # noqa: E402

@@ -18,7 +18,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 PHYSICS = ROOT / "apps" / "md3d" / "physics.py"
-sys.path[:0] = [str(ROOT / "apps" / "common"), str(ROOT / "apps" / "common" / "kernels"),
+sys.path[:0] = [str(ROOT / "python"), str(ROOT / "apps" / "common" / "kernels"),
                 str(ROOT / "apps" / "md3d"), str(Path(__file__).resolve().parent)]
 import box as B  # noqa: E402
 import md3d_host_reference as H  # noqa: E402
@@ -336,16 +336,8 @@ def check_language_typing():
     """The integer code (Philox, image counts) computes the same bits under the kernel
     language's typing as in plain CPython with the masks: smelt._language.language (the
     semantics tests' oracle: declared widths, C's promotion, unsigned wraparound) runs the
-    kernels with purepy's typed declare() in place of smelt_lang's."""
-    sys.path.insert(0, str(ROOT / "python"))
-    try:
-        from smelt import purepy
-        from smelt._language import language
-    except ImportError as e:
-        check(False, "cannot import smelt's pure-Python oracle: %s" % e)
-        return
-    saved = (R.declare, B.declare)
-    R.declare = B.declare = purepy.declare
+    kernels."""
+    from smelt._language import language
     old_err = np.seterr(over="ignore")  # unsigned wraparound is the language's meaning
     try:
         keys = [(0, 0, 0, 0), (0x0123456789ABCDEF, 0x2_80000001, 77, 2),
@@ -364,7 +356,6 @@ def check_language_typing():
             check(int(language(B.image_shift)(np.float64(a), np.float64(3.7))) ==
                   B.image_shift(a, 3.7), "image_shift(%r): typed == plain" % a)
     finally:
-        R.declare, B.declare = saved
         np.seterr(**old_err)
 
 

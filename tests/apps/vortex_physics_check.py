@@ -23,7 +23,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 PHYSICS = ROOT / "apps" / "vortex" / "physics.py"
-sys.path[:0] = [str(ROOT / "apps" / "common"), str(ROOT / "apps" / "vortex"),
+sys.path[:0] = [str(ROOT / "python"), str(ROOT / "apps" / "vortex"),
                 str(ROOT / "validation")]
 import physics as P  # noqa: E402
 import vortex_common as V  # noqa: E402
@@ -221,8 +221,8 @@ def check_kernel_language():
             isinstance(node, ast.Assign) and constant_expression(node.value))
         check(ok, "physics.py:%d: top-level %s" % (node.lineno, type(node).__name__))
         if isinstance(node, ast.ImportFrom):
-            check(node.module in ("math", "smelt_lang"),
-                  "physics.py:%d: imports only from math (and smelt_lang)" % node.lineno)
+            check(node.module in ("math", "smelt"),
+                  "physics.py:%d: imports only from math (and smelt)" % node.lineno)
     builtins = {"floor", "sqrt", "min", "max", "abs", "int", "float", "declare", "range", "sin",
                 "cos", "sinh", "exp", "expm1", "log", "local_barrier"}
     work_item = {"LID_0", "GID_0", "LDIM_0", "GDIM_0"}

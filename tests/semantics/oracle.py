@@ -12,7 +12,7 @@ writes every argument back as out0.npy, out1.npy, ... (arrays as the kernel left
 Exit status: 0 done; 1 the kernel raised (traceback on stderr, with the work item); 2 bad use or
 inputs that do not match the declared types; 77 NumPy is missing (the caller skips).
 
-The kernel runs through `smelt.purepy.language`, which gives every operation the type the
+The kernel runs through `smelt._language.language`, which gives every operation the type the
 engine gives it (weak literals, C's promotion, declared parameter and result types, typed
 locals), so NumPy 1.x and 2.x compute the same values; NumPy's own promotion rules (value-based
 in 1.x, NEP 50 in 2.x) never decide a type. Floating-point and overflow warnings are silenced:
@@ -62,9 +62,9 @@ def run_elementwise(func, n, args):
     """Calls func(i, *args) for i in range(n); 0-d arrays are passed as NumPy scalars. Returns
     the argument list as the kernel left it."""
     import numpy as np
-    from smelt import purepy
+    from smelt._language import language
 
-    kernel = purepy.language(func)  # converts i to the index parameter's declared type
+    kernel = language(func)  # converts i to the index parameter's declared type
     values = [a[()] if a.ndim == 0 else a for a in args]
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")

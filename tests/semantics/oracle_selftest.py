@@ -26,6 +26,7 @@ import case_spec  # noqa: E402
 import oracle  # noqa: E402
 import smelt  # noqa: E402
 from smelt import purepy  # noqa: E402
+from smelt._language import language  # noqa: E402
 
 FAILURES = []
 
@@ -172,9 +173,9 @@ BIG = 3000000000  # a module constant: an untyped literal in kernels
 
 
 def check_language():
-    """purepy.language gives each operation the engine's type (engine/lower/), under NumPy 1.x
-    and 2.x alike; the expectations are written from the language's rules by hand."""
-    L = purepy.language
+    """smelt._language.language gives each operation the engine's type (engine/lower/), under
+    NumPy 1.x and 2.x alike; the expectations are written from the language's rules by hand."""
+    L = language
     c8, h16, u32, f32 = np.int8(100), np.int16(-5), np.uint32(7), np.float32(1.25)
 
     def weak(c, h, u, f):

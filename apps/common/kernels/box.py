@@ -5,12 +5,12 @@ Kernel-language device functions (docs/LANGUAGE.md). The box is [0, L) along eve
 periodic (3D callers pass `periodic & 1`, `periodic & 2`, `periodic & 4` of their axis mask;
 see axis_periodic).
 
-In CPython, put apps/common (for smelt_lang) and apps/common/kernels on sys.path.
+In CPython, put python/ (the smelt package) and apps/common/kernels on sys.path.
 """
 
 from math import floor, inf
 
-from smelt_lang import annotate, declare
+from smelt import annotate, declare
 
 
 @annotate(double='d, length', return_='double')

@@ -13,7 +13,7 @@ particles outside a walled box still land in an edge cell and are found).
 
 from math import floor
 
-from smelt_lang import annotate, declare
+from smelt import annotate, declare
 
 
 @annotate(double='a, cell_size', int='ncell, periodic', return_='int')

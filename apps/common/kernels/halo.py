@@ -9,7 +9,7 @@ sub-box or lie near its faces, and the gathers that pack them, all on the device
 The interval is half open, so a particle on a sub-box face belongs to exactly one side.
 """
 
-from smelt_lang import annotate
+from smelt import annotate
 
 
 @annotate(i='int', c='doublep', double='lo, hi', return_='int')

@@ -4,7 +4,7 @@ Kept apart from the force loops, so a new potential only touches functions like 
 the squared distance r2 (no square root on the hot path).
 """
 
-from smelt_lang import annotate, declare
+from smelt import annotate, declare
 
 
 @annotate(double='r2, eps, sigma', return_='double')

@@ -6,7 +6,7 @@ least r_list = r_cut + skin; cell (cx, cy) has key cy * ncx + cx. Periodic grids
 ncx, ncy >= 3 so the 9 visited cells are distinct.
 """
 
-from smelt_lang import annotate, declare
+from smelt import annotate, declare
 
 from box import half_length, min_image_wrapped, pair_delta
 from cells import cell_coord, cell_run, neighbor_cell, sorted_neighbor_cell

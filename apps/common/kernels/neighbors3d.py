@@ -8,7 +8,7 @@ a non-periodic axis may have any number >= 1 (cell indices are clamped, so parti
 a wall are still found). Cell (cx, cy, cz) has key (cz * ncy + cy) * ncx + cx.
 """
 
-from smelt_lang import annotate, declare
+from smelt import annotate, declare
 
 from box import half_length, min_image_wrapped, pair_delta
 from cells import cell_coord, cell_run, neighbor_cell, sorted_neighbor_cell

@@ -28,7 +28,7 @@ scalars would wrap those products at 63 bits.
 
 from math import cos, log, pi, sqrt
 
-from smelt_lang import annotate, declare
+from smelt import annotate, declare
 
 PHILOX_M0 = 0xD2511F53
 PHILOX_M1 = 0xCD9E8D57

@@ -5,7 +5,7 @@ A wall acts on a particle at distance d from it (d measured into the box) within
 A particle past the wall (d < 0) is still pushed back.
 """
 
-from smelt_lang import annotate
+from smelt import annotate
 
 
 @annotate(double='d, stiffness, wall_range', return_='double')

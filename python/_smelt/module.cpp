@@ -1,6 +1,6 @@
 // The `smelt._smelt` extension module. The package (python/smelt) builds the Compyle-shaped API
 // on it; nothing here is meant to be called by users directly.
-#include "python/py_module.h"
+#include "py_module.h"
 
 PYBIND11_MODULE(_smelt, m) {
     m.doc() = "Smelt's engine (engine/smelt.h) for the smelt Python package";

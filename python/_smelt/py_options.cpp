@@ -1,6 +1,6 @@
 // The keyword options of the Python primitives (smelt.Options fields given as a dict) and
 // smelt.External, the declaration of an external function handed to Program.
-#include "python/py_module.h"
+#include "py_module.h"
 
 #include <pybind11/stl.h>
 

@@ -1,7 +1,7 @@
 // Python values → smelt::Arg: smelt.Array handles, NumPy arrays (wrapped without a copy where the
 // backend can address host memory) and Python / NumPy scalars.
 #include "backends/registry.h"
-#include "python/py_module.h"
+#include "py_module.h"
 
 #include <algorithm>
 #include <cstring>

@@ -6,7 +6,7 @@
 //                           backend="cpu", options={"includes": [...]})
 //   f([x, out, n, m])          # arrays (smelt.Array or NumPy) and numbers
 //   f.source([x, out, n, m])   # the generated code of that specialisation
-#include "python/py_module.h"
+#include "py_module.h"
 
 #include <pybind11/stl.h>
 

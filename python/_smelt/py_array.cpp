@@ -2,7 +2,7 @@
 // host view through the buffer protocol, push/pull/resize/copy, take/align/where and sorting.
 #include "backends/registry.h"
 #include "cache/disk_cache.h"
-#include "python/py_module.h"
+#include "py_module.h"
 
 #include <pybind11/stl.h>
 

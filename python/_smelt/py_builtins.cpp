@@ -1,6 +1,6 @@
 // _smelt.builtins(): the kernel language's builtin table (lower/builtins.cpp) for Python, so
 // the package's tests can check that python/smelt/purepy.py gives every row a CPython meaning.
-#include "python/py_module.h"
+#include "py_module.h"
 
 #include "lower/builtins.h"
 

@@ -1,7 +1,7 @@
 // smelt::Kernel (low-level kernels) and smelt::LocalMem for Python. The package's
 // smelt.low_level.Kernel chooses the launch geometry and sizes LocalMem; this file converts the
 // arguments and launches, with the GIL released while the engine compiles and enqueues.
-#include "python/py_module.h"
+#include "py_module.h"
 
 #include <pybind11/stl.h>
 

@@ -1,6 +1,6 @@
 // Program, Elementwise, Reduction and Scan for Python: arguments converted by CallArgs, the
 // GIL released while the engine runs, results as Python numbers.
-#include "python/py_module.h"
+#include "py_module.h"
 
 #include <pybind11/stl.h>
 

@@ -2,7 +2,7 @@
 // subclass for parse errors, smelt.UsageError, smelt.BackendError, ...) and the mapping of
 // locations into the user's file live in python/smelt/errors.py, which registers a factory here
 // at import; this file only hands the factory what the C++ exception carries.
-#include "python/py_module.h"
+#include "py_module.h"
 
 namespace smelt::python {
 
