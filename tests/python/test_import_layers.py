@@ -113,8 +113,8 @@ def test_package_imports_form_layers():
 
 
 def test_purepy_imports_nothing_compiled():
-    # purepy is the CPython meaning of the kernel language: apps/common/smelt_lang.py loads it by
-    # path from the source tree, without the built package, so it may import no package module.
+    # purepy is the CPython meaning of the kernel language: the apps' CPython checks import smelt
+    # from the source tree, without the compiled engine, so it may import no package module.
     graph, _ = import_graph()
     assert graph["smelt.purepy"] == {}
 
