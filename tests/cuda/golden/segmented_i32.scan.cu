@@ -49,7 +49,7 @@ typedef uint8_t smelt_u8;
 #ifndef SMELT_NUM_GROUPS
 #define SMELT_NUM_GROUPS ((smelt_u32)gridDim.x)
 #endif
-#ifndef SMELT_GROUP_BARRIER()
+#ifndef SMELT_GROUP_BARRIER
 #define SMELT_GROUP_BARRIER() __syncthreads()
 #endif
 #define SMELT_SPINE_WARPS 8

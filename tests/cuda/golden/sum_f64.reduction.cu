@@ -40,7 +40,7 @@ typedef uint8_t smelt_u8;
 #ifndef SMELT_NUM_GROUPS
 #define SMELT_NUM_GROUPS ((smelt_u32)gridDim.x)
 #endif
-#ifndef SMELT_GROUP_BARRIER()
+#ifndef SMELT_GROUP_BARRIER
 #define SMELT_GROUP_BARRIER() __syncthreads()
 #endif
 /* The CUDA target's reduction (primitives/cuda/reduction_wrapper.cpp): deterministic, two stages.
