@@ -9,6 +9,23 @@ string(APPEND body "namespace smelt::primitives {\n\nconst AlgorithmFile kAlgori
 foreach(source IN LISTS SOURCES)
   get_filename_component(name "${source}" NAME)
   file(READ "${source}" text)
+  # A line `#include "NAME.kernel"` takes the text of that file of SOURCE_DIR (included files
+  # may include others, four levels deep), so an algorithm writes a step it runs at several
+  # places (a tile load in a prologue and in the loop, a tile scan in several kernels) once.
+  foreach(depth RANGE 4)
+    string(REGEX MATCHALL "#include \"[A-Za-z0-9_]+\\.kernel\"" includes "${text}")
+    if(NOT includes)
+      break()
+    elseif(depth EQUAL 4)
+      message(FATAL_ERROR "${source}: includes nested deeper than four levels")
+    endif()
+    list(REMOVE_DUPLICATES includes)
+    foreach(line IN LISTS includes)
+      string(REGEX REPLACE "#include \"(.+)\"" "\\1" included "${line}")
+      file(READ "${SOURCE_DIR}/${included}" part)
+      string(REPLACE "${line}" "${part}" text "${text}")
+    endforeach()
+  endforeach()
   string(FIND "${text}" ")SMELT_ALGORITHM\"" clash)
   if(NOT clash EQUAL -1)
     message(FATAL_ERROR "${source} contains the raw-string delimiter )SMELT_ALGORITHM\"")

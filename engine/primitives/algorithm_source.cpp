@@ -2,6 +2,8 @@
 
 #include "support/error.h"
 
+#include <algorithm>
+
 namespace smelt::primitives {
 
 std::string algorithm_source(const std::string &name) {
@@ -15,10 +17,9 @@ std::string portable_words(const codegen::Dialect &d) {
     std::string out =
         "/* ---- portable words of the primitive algorithms (" + d.name + ") ---- */\n";
     auto define = [&](const std::string &word, const std::string &spelling) {
-        // "#ifndef NAME", without a function-like word's "()" (compilers warn of extra tokens
-        // there).
-        const std::string name = word.substr(0, word.find('('));
-        out += "#ifndef " + name + "\n#define " + word + " " + spelling + "\n#endif\n";
+        // #ifndef takes the bare name: "SMELT_GROUP_BARRIER", not "SMELT_GROUP_BARRIER()".
+        out += "#ifndef " + word.substr(0, word.find('(')) + "\n#define " + word + " " + spelling +
+               "\n#endif\n";
     };
     auto builtin = [&](const std::string &word, const std::string &key) {
         auto it = d.gpu_builtins.find(key);
@@ -41,6 +42,26 @@ std::string portable_words(const codegen::Dialect &d) {
     builtin("SMELT_NUM_GROUPS", "GDIM_0");
     if (!d.group_barrier.empty()) define("SMELT_GROUP_BARRIER()", d.group_barrier);
     return out;
+}
+
+std::string define_block(const std::string &name, const std::string &text) {
+    SMELT_INTERNAL_ASSERT(text.find("//") == std::string::npos &&
+                              text.find('#') == std::string::npos,
+                          "define_block(" + name + "): a comment or directive in\n" + text);
+    std::string out = "#define " + name;
+    size_t at = 0;
+    while (at < text.size()) {
+        const size_t end = std::min(text.find('\n', at), text.size());
+        out += " \\\n" + text.substr(at, end - at);
+        at = end + 1;
+    }
+    return out + "\n";
+}
+
+std::string define_line(const std::string &name, const std::string &value) {
+    SMELT_INTERNAL_ASSERT(value.find('\n') == std::string::npos,
+                          "#define " + name + " spans lines: " + value);
+    return "#define " + name + " " + value + "\n";
 }
 
 } // namespace smelt::primitives

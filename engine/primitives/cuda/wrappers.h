@@ -1,4 +1,7 @@
-// The CUDA kernels of the primitives, as text around the device functions (CUDA dialect).
+// The CUDA kernels of the primitives, as text around the device functions (CUDA dialect). The
+// reduction and the scans are written in primitives/algorithms/*.kernel (reduce_grid_stride,
+// scan_reduce_then_scan, scan_single_pass), which spell the entry names below; the wrappers write
+// their per-call headers.
 // Kernel parameters are passed by value (CUDA's kernelParams): the item count first, then one
 // parameter per EntryParam (a pointer or a scalar), then the primitive's own buffers.
 //

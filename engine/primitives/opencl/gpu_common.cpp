@@ -1,165 +1,53 @@
-// Pieces shared by the GPU-layout wrappers (gpu_wrappers.h): the kernel head, the tile
-// declarations and group range, the coalesced tile load and the per-work-item ordered fold.
+// The per-call header of the GPU-layout wrappers (gpu_wrappers.h) around the algorithm they
+// share, primitives/algorithms/tiled_reduce_scan.kernel.
+#include "codegen/c_like.h"
+#include "primitives/algorithm_source.h"
 #include "primitives/opencl/gpu_wrappers.h"
 
 namespace smelt::primitives::opencl {
 
-namespace {
-
-const std::string W = std::to_string(kGpuGroupSize);
-
-} // namespace
-
-std::string gpu_kernel_head(const codegen::Dialect &d, const std::string &name,
-                            const std::vector<EntryParam> &params, const std::string &extra,
-                            CallVars &vars) {
-    std::string head = kernel_head(d, name, params, extra, vars);
-    const std::string plain = d.entry_qualifier + " void ";
-    return d.entry_qualifier + " __attribute__((reqd_work_group_size(" + W + ", 1, 1))) void " +
-           head.substr(plain.size());
-}
-
-std::string gpu_pad_function(Scalar s) {
-    const std::string shift = scalar_bits(s) > 32 ? "4" : "5";
-    return "/* Tile slot of item j: one spare slot every 2^" + shift +
-           " items, so work-items reading consecutive runs hit different banks. */\n"
-           "SMELT_INLINE uint smelt_pad(uint j) { return j + (j >> " +
-           shift + "); }\n";
-}
-
-std::string gpu_tile_setup(const std::string &T, size_t items, bool flags) {
-    const size_t tile = kGpuGroupSize * items;
-    const std::string TILE = std::to_string(tile);
+std::string tiled_user_params(const codegen::Dialect &d, const std::vector<EntryParam> &params,
+                              CallVars &vars) {
     std::string out;
-    out += "    __local " + T + " smelt_tile[" + std::to_string(tile + tile / 16 + 1) + "];\n";
-    if (flags) out += "    __local uchar smelt_sf[" + TILE + "];\n";
-    out += "    __local " + T + " smelt_lv[" + W + "];\n";
-    out += "    __local uchar smelt_lf[" + W + "];\n";
-    out += "    const uint smelt_l = (uint)get_local_id(0);\n";
-    out += "    const long smelt_groups = (long)get_num_groups(0);\n";
-    out += "    const long smelt_per = ((smelt_n + " + TILE + " - 1) / " + TILE +
-           " + smelt_groups - 1) / smelt_groups * " + TILE + ";\n";
-    out += "    const long smelt_lo = min((long)get_group_id(0) * smelt_per, smelt_n);\n";
-    out += "    const long smelt_hi = min(smelt_lo + smelt_per, smelt_n);\n";
-    return out;
-}
-
-namespace {
-
-// Evaluates the items of the tile at BASE owned by this work-item (k * W + l, k < K) into
-// smelt_v[] (and their start flags into smelt_f[]). All of them are evaluated before any is
-// used, so their loads are in flight together; full tiles skip the bound checks, so nothing
-// holds the loads back.
-std::string evaluate_tile(const std::string &base, size_t items, const std::string &value,
-                          const std::string &start) {
-    const std::string K = std::to_string(items), TILE = std::to_string(kGpuGroupSize * items);
-    auto evaluate = [&](const std::string &indent) {
-        std::string e = indent + "smelt_v[smelt_k] = " + value + ";\n";
-        if (!start.empty()) e += indent + "smelt_f[smelt_k] = (uchar)(" + start + ");\n";
-        return e;
-    };
-    std::string out;
-    out += "        {\n";
-    out += "            const long smelt_at = " + base + ";\n";
-    out += "            if (smelt_hi - smelt_at >= " + TILE + ") {\n";
-    out += "#pragma unroll\n";
-    out += "                for (uint smelt_k = 0; smelt_k < " + K + "u; ++smelt_k) {\n";
-    out += "                    const long smelt_i = smelt_at + smelt_k * " + W + "u + smelt_l;\n";
-    out += evaluate("                    ");
-    out += "                }\n";
-    out += "            } else {\n";
-    out += "#pragma unroll\n";
-    out += "                for (uint smelt_k = 0; smelt_k < " + K + "u; ++smelt_k) {\n";
-    out += "                    const long smelt_i = smelt_at + smelt_k * " + W + "u + smelt_l;\n";
-    out += "                    if (smelt_i < smelt_hi) {\n";
-    out += evaluate("                        ");
-    out += "                    }\n";
-    out += "                }\n";
-    out += "            }\n";
-    out += "        }\n";
-    return out;
-}
-
-} // namespace
-
-std::string gpu_tile_loop(const std::string &T, size_t items, const std::string &value,
-                          const std::string &start) {
-    const std::string K = std::to_string(items), TILE = std::to_string(kGpuGroupSize * items);
-    const bool flags = !start.empty();
-    std::string out;
-    out += "    " + T + " smelt_v[" + K + "];\n";
-    if (flags) out += "    uchar smelt_f[" + K + "];\n";
-    out += "    if (smelt_lo < smelt_hi)\n";
-    out += evaluate_tile("smelt_lo", items, value, start);
-    out += "    for (long smelt_base = smelt_lo; smelt_base < smelt_hi; smelt_base += " + TILE +
-           ") {\n";
-    out +=
-        "        const uint smelt_valid = (uint)min(smelt_hi - smelt_base, (long)" + TILE + ");\n";
-    out += "#pragma unroll\n";
-    out += "        for (uint smelt_k = 0; smelt_k < " + K + "u; ++smelt_k) {\n";
-    out += "            const uint smelt_j = smelt_k * " + W + "u + smelt_l;\n";
-    out += "            if (smelt_j < smelt_valid) {\n";
-    out += "                smelt_tile[smelt_pad(smelt_j)] = smelt_v[smelt_k];\n";
-    if (flags) out += "                smelt_sf[smelt_j] = smelt_f[smelt_k];\n";
-    out += "            }\n";
-    out += "        }\n";
-    out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
-    // The next tile's loads, in flight while this one is folded.
-    out += "        if (smelt_base + " + TILE + " < smelt_hi)\n";
-    out += evaluate_tile("smelt_base + " + TILE, items, value, start);
-    return out;
-}
-
-std::string gpu_fold(const std::string &T, size_t items, const std::string &combine,
-                     const std::string &start) {
-    const std::string K = std::to_string(items);
-    std::string out;
-    out += "        " + T + " smelt_acc = smelt_neutral;\n";
-    out += "        uchar smelt_fl = 0;\n";
-    out += "#pragma unroll\n";
-    out += "        for (uint smelt_k = 0; smelt_k < " + K + "u; ++smelt_k) {\n";
-    out += "            const uint smelt_j = smelt_l * " + K + "u + smelt_k;\n";
-    out += "            if (smelt_j < smelt_valid) {\n";
-    out += "                const " + T + " smelt_x = smelt_tile[smelt_pad(smelt_j)];\n";
-    if (start.empty()) { // no segments: only "holds a value"
-        out += "                smelt_acc = smelt_fl == 0 ? smelt_x : " + combine +
-               "(smelt_acc, smelt_x);\n";
-        out += "                smelt_fl = 2;\n";
-    } else {
-        out += "                const uchar smelt_st = (uchar)(" + start + ");\n";
-        out += "                smelt_acc = (smelt_fl == 0 || smelt_st) ? smelt_x : " + combine +
-               "(smelt_acc, smelt_x);\n";
-        out += "                smelt_fl |= (uchar)(2 | smelt_st);\n";
+    vars.params.clear();
+    for (size_t k = 0; k < params.size(); ++k) {
+        const std::string var = "smelt_p" + std::to_string(k);
+        out += codegen::declaration(d, params[k].type, var) + " /* " + params[k].name + " */, ";
+        vars.params.push_back(var);
     }
-    out += "            }\n";
-    out += "        }\n";
-    out += "        smelt_lv[smelt_l] = smelt_acc;\n";
-    out += "        smelt_lf[smelt_l] = smelt_fl;\n";
-    out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
     return out;
 }
 
-std::string gpu_group_total(const std::string &T, size_t items, const std::string &combine,
-                            const std::string &value, const std::string &load_start,
-                            const std::string &fold_start) {
-    std::string out;
-    out += "    " + T + " smelt_carry = smelt_neutral;\n";
-    out += "    uchar smelt_cf = 0;\n";
-    out += gpu_tile_loop(T, items, value, load_start);
-    out += gpu_fold(T, items, combine, fold_start);
-    out += local_tree("        ");
-    out += "        if (smelt_l == 0) {\n";
-    out +=
-        "            smelt_carry = smelt_join(smelt_carry, smelt_cf, smelt_lv[0], smelt_lf[0]);\n";
-    out += "            smelt_cf = smelt_join_flags(smelt_cf, smelt_lf[0]);\n";
-    out += "        }\n";
-    out += "    }\n";
-    out += "    if (smelt_l == 0) {\n";
-    out += "        smelt_gv[get_group_id(0)] = smelt_carry;\n";
-    out += "        smelt_gf[get_group_id(0)] = smelt_cf;\n";
-    out += "    }\n";
-    out += "}\n\n";
-    return out;
+std::string tiled_header(const codegen::Dialect &d, const TiledCall &c) {
+    const size_t items = gpu_items(c.dtype);
+    std::string out = "/* ---- per-call header of tiled_reduce_scan.kernel ---- */\n";
+    out += define_line("SMELT_T", c.T);
+    out += define_line("SMELT_COMBINE(smelt_a, smelt_b)", c.combine + "(smelt_a, smelt_b)");
+    out += define_line("SMELT_NEUTRAL", c.neutral);
+    out += define_line("SMELT_GROUP_SIZE", std::to_string(kGpuGroupSize));
+    out += define_line("SMELT_ITEMS", std::to_string(items));
+    // A spare slot every 32 items (16 of 8 bytes): the bank of a slot moves on by one per run
+    // of K consecutive items a work-item folds.
+    out += define_line("SMELT_PAD_SHIFT", scalar_bits(c.dtype) > 32 ? "4" : "5");
+    out += define_line("SMELT_ENTRY_ATTRIBUTES", "__attribute__((reqd_work_group_size(" +
+                                                std::to_string(kGpuGroupSize) + ", 1, 1)))");
+    out += define_line("SMELT_USER_PARAMS", c.params);
+    out += define_line("SMELT_VALUE(smelt_i)", c.value);
+    out += define_line("SMELT_SCAN", c.scan ? "1" : "0");
+    out += define_line("SMELT_SEGMENTED", c.segment.empty() ? "0" : "1");
+    if (!c.segment.empty()) out += define_line("SMELT_SEGMENT_START(smelt_i)", c.segment);
+    // The work-group step is OpenCL's own: a tree or scan through local memory, barrier() at
+    // every level (CUDA's tiles use warp shuffles instead).
+    out += define_block("SMELT_GROUP_TREE()", local_tree("        "));
+    if (c.scan) out += define_block("SMELT_GROUP_SCAN()", local_inclusive_scan("        ", c.T));
+    return out + portable_words(d);
+}
+
+std::string tiled_kernel(const std::string &entry, bool down, const std::string &output) {
+    std::string out = define_line("SMELT_TILED_DOWN", down ? "1" : "0");
+    out += define_line("SMELT_ENTRY", entry);
+    if (down) out += define_line("SMELT_OUTPUT", output);
+    return out + algorithm_source("tiled_reduce_scan.kernel");
 }
 
 } // namespace smelt::primitives::opencl

@@ -1,12 +1,14 @@
 // The OpenCL C wrappers of Reduction and Scan in the GPU layout (layout.h): work-groups of
 // kGpuGroupSize work-items, fixed at compile time (reqd_work_group_size), over tiles of
-// kGpuGroupSize * K items (K = gpu_items(dtype)). Per tile:
+// kGpuGroupSize * K items (K = gpu_items(dtype)). The algorithm is written once in
+// primitives/algorithms/tiled_reduce_scan.kernel; the wrappers write its per-call header. Per tile:
 //
 //   load   work-item l evaluates items base + k * W + l, k < K (consecutive work-items take
 //          consecutive indices: coalesced) into registers, one tile ahead so the loads overlap
 //          the work on the previous tile, then stores them in local memory
 //   fold   work-item l folds the K consecutive items [l * K, l * K + K) in index order
 //   group  an ordered tree (reduction) or scan (scan) over the W folds in local memory
+//          (local_tree, local_inclusive_scan: OpenCL's own step, passed to the file as a macro)
 //
 // Group g owns the contiguous run of tiles [g * per, (g + 1) * per) (per = ceil(tiles / G),
 // computed in the kernel from n and the group count G), so the split, and with it every combine,
@@ -39,39 +41,31 @@ inline constexpr size_t kGpuMinTile = kGpuGroupSize * 8;
 // tied for float64: more, shorter group runs keep more loads in flight.
 inline constexpr int64_t kGpuGroupsPerUnit = 16;
 
-// "__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void NAME(...) {" (kernel_head).
-std::string gpu_kernel_head(const codegen::Dialect &d, const std::string &name,
-                            const std::vector<EntryParam> &params, const std::string &extra,
-                            CallVars &vars);
+// The user's side of a GPU-layout reduction or scan, spelled with the kernel's variables (index
+// smelt_i; a scan's item smelt_item, prev_item smelt_prev, last_item smelt_last).
+struct TiledCall {
+    std::string T;              // the value type
+    std::string combine;        // "(T)f": the combine converted to T, called as combine(a, b)
+    std::string neutral;        // "(T)f()"
+    Scalar dtype = Scalar::F64; // the value's scalar (tile and padding follow its size)
+    std::string params;         // the user's parameters, each followed by ", "
+    std::string value;          // the value at smelt_i (map, array or input), as T
+    bool scan = false;          // a scan: index 0 starts a segment
+    std::string segment;        // whether smelt_i starts a segment (segmented scans), or ""
+};
 
-// "SMELT_INLINE uint smelt_pad(uint j)": the local slot of tile item j, one spare slot every 32
-// items (16 for 8-byte types), so that work-items reading runs of K consecutive items in the
-// fold hit different banks.
-std::string gpu_pad_function(Scalar s);
-// Kernel-scope declarations: the tile smelt_tile (and its start flags smelt_sf), the per-work-item
-// pairs smelt_lv/smelt_lf, smelt_l, and this group's range [smelt_lo, smelt_hi) of [0, smelt_n).
-std::string gpu_tile_setup(const std::string &T, size_t items, bool flags);
-// The loop over the group's tiles, "for (long smelt_base = smelt_lo; ...) {" up to the tile in
-// local memory: smelt_valid (the tile's items below smelt_hi, a prefix of it), VALUE (and START,
-// unless empty, into smelt_sf) stored for those items, a barrier. VALUE and START are spelled
-// with smelt_i and evaluated into registers one tile ahead: the next tile's loads are in flight
-// while the caller folds this one. The caller closes the loop.
-std::string gpu_tile_loop(const std::string &T, size_t items, const std::string &value,
-                          const std::string &start);
-// Work-item l folds tile items [l * K, l * K + K) in order into (smelt_acc, smelt_fl), restarting
-// where START (spelled with smelt_j; empty: never) holds, stores the pair at smelt_lv/lf[l], then
-// a barrier.
-std::string gpu_fold(const std::string &T, size_t items, const std::string &combine,
-                     const std::string &start);
+// The user's parameters as kernel_head writes them, each followed by ", "; vars.params gets
+// their names (smelt_p0, ...).
+std::string tiled_user_params(const codegen::Dialect &d, const std::vector<EntryParam> &params,
+                              CallVars &vars);
+// The per-call header of primitives/algorithms/tiled_reduce_scan.kernel (the macros its top
+// lists, but the kernel's name, kind and output), then portable_words(d).
+std::string tiled_header(const codegen::Dialect &d, const TiledCall &c);
+// One kernel of tiled_reduce_scan.kernel: the group totals (reduction, scan up-sweep) or, with
+// `down`, the scan's down-sweep calling `output`.
+std::string tiled_kernel(const std::string &entry, bool down, const std::string &output = "");
 // The in-order tree over smelt_lv/lf[0, local size) (reduction_wrapper.cpp): result in [0].
 std::string local_tree(const std::string &indent);
-// The rest of a kernel whose group folds its whole run of tiles into one pair (Reduction's
-// groups, Scan's up-sweep): per tile gpu_tile_loop(VALUE, LOAD_START), gpu_fold(FOLD_START),
-// the tree, the tile's total joined onto the group's carry; then the carry stored at
-// smelt_gv/gf[group] and the kernel closed.
-std::string gpu_group_total(const std::string &T, size_t items, const std::string &combine,
-                            const std::string &value, const std::string &load_start,
-                            const std::string &fold_start);
 
 std::string gpu_reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper &w);
 std::string gpu_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w);
