@@ -26,6 +26,7 @@ std::string portable_words(const codegen::Dialect &d) {
     out += "typedef " + d.type(Scalar::I32) + " smelt_i32;\n";
     out += "typedef " + d.type(Scalar::U32) + " smelt_u32;\n";
     out += "typedef " + d.type(Scalar::U8) + " smelt_u8;\n";
+    out += "typedef " + d.type(Scalar::U16) + " smelt_u16;\n";
     define("SMELT_KERNEL", d.entry_qualifier);
     define("SMELT_GLOBAL", d.global_pointer_space);
     if (!d.local_array_space.empty()) {
