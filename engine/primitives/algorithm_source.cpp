@@ -15,7 +15,9 @@ std::string portable_words(const codegen::Dialect &d) {
     std::string out =
         "/* ---- portable words of the primitive algorithms (" + d.name + ") ---- */\n";
     auto define = [&](const std::string &word, const std::string &spelling) {
-        out += "#ifndef " + word + "\n#define " + word + " " + spelling + "\n#endif\n";
+        // #ifndef takes the macro's name alone: "SMELT_GROUP_BARRIER", not "...BARRIER()".
+        const std::string name = word.substr(0, word.find('('));
+        out += "#ifndef " + name + "\n#define " + word + " " + spelling + "\n#endif\n";
     };
     auto builtin = [&](const std::string &word, const std::string &key) {
         auto it = d.gpu_builtins.find(key);
