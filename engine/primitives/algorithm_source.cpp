@@ -17,9 +17,9 @@ std::string portable_words(const codegen::Dialect &d) {
     std::string out =
         "/* ---- portable words of the primitive algorithms (" + d.name + ") ---- */\n";
     auto define = [&](const std::string &word, const std::string &spelling) {
-        // #ifndef takes the bare name: "SMELT_GROUP_BARRIER", not "SMELT_GROUP_BARRIER()".
-        out += "#ifndef " + word.substr(0, word.find('(')) + "\n#define " + word + " " + spelling +
-               "\n#endif\n";
+        // #ifndef takes the macro's name alone: "SMELT_GROUP_BARRIER", not "...BARRIER()".
+        const std::string name = word.substr(0, word.find('('));
+        out += "#ifndef " + name + "\n#define " + word + " " + spelling + "\n#endif\n";
     };
     auto builtin = [&](const std::string &word, const std::string &key) {
         auto it = d.gpu_builtins.find(key);
@@ -30,6 +30,7 @@ std::string portable_words(const codegen::Dialect &d) {
     out += "typedef " + d.type(Scalar::I32) + " smelt_i32;\n";
     out += "typedef " + d.type(Scalar::U32) + " smelt_u32;\n";
     out += "typedef " + d.type(Scalar::U8) + " smelt_u8;\n";
+    out += "typedef " + d.type(Scalar::U16) + " smelt_u16;\n";
     define("SMELT_KERNEL", d.entry_qualifier);
     define("SMELT_GLOBAL", d.global_pointer_space);
     if (!d.local_array_space.empty()) {

@@ -29,6 +29,7 @@ std::string algorithm_source(const std::string &name);
 //   SMELT_LOCAL_ID, SMELT_GROUP_ID, SMELT_LOCAL_SIZE, SMELT_NUM_GROUPS   axis 0, as smelt_u32
 //   SMELT_GROUP_BARRIER()      a work-group barrier that orders local memory
 //   smelt_i64, smelt_u64, smelt_i32, smelt_u32, smelt_u8   fixed-width integer typedefs
+//   smelt_u16                  (appended for the radix sort's 16-bit tile counters)
 // Words a dialect cannot spell (no local memory on the C++ target) are left undefined, so a
 // GPU algorithm used there fails to compile rather than meaning something else.
 std::string portable_words(const codegen::Dialect &d);

@@ -1,5 +1,5 @@
-// The CPU radix sort (included by radix_sort.cpp only). Stable LSD passes over digits of keys
-// mapped to order-preserving unsigned integers (radix_keys.h) as they are read.
+// The CPU radix sort (included by primitives/cpu/sort.cpp only). Stable LSD passes over digits
+// of keys mapped to order-preserving unsigned integers (radix_keys.h) as they are read.
 //
 //   bits     each thread ORs and ANDs the mapped keys of its chunk: the bits that differ
 //            between keys are the only ones worth a pass (e.g. small ints vary in a few bits).

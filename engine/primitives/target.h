@@ -1,8 +1,10 @@
 // The backend-specific part of the primitives: the wrapper text around the device functions and
-// the launch. One PrimitiveTarget per backend (cpu now; OpenCL and CUDA add theirs with new
-// wrappers and launches, never new primitives). Everything else in primitives/ is shared.
+// the launch, and the sort. One PrimitiveTarget per backend (cpu, opencl in two layouts, cuda);
+// a backend adds wrappers, launches and a sort, never new primitives. Everything else in
+// primitives/ is shared.
 #pragma once
 
+#include "array/array.h"
 #include "backends/backend.h"
 #include "codegen/dialect.h"
 #include "primitives/wrapper_spec.h"
@@ -59,6 +61,15 @@ public:
                                std::span<const KernelArg> args, const Buffer &result) const = 0;
     virtual void run_scan(Backend &backend, const CompiledKernel &k, int64_t n,
                           std::span<const KernelArg> args) const = 0;
+
+    // --- sort: stable, in primitives/radix_sort.h's order (ascending; -0.0 and +0.0 equal,
+    // keeping their input order and signs; NaNs last). The caller (radix_sort.cpp) has checked
+    // that `values` has the keys' size and backend, and that index_dtype is Int32 (with at
+    // most INT32_MAX keys) or Int64. num_threads: the CPU's threads; 0 means the backend's.
+    // Sorts `keys` in place and moves `values` (null: none; any dtype) with them.
+    virtual void sort_by_key(Array &keys, Array *values, int num_threads) const = 0;
+    // The indices that sort `keys` (keys[i[0]] <= keys[i[1]] <= ...); the keys stay as they are.
+    virtual Array argsort(const Array &keys, DType index_dtype, int num_threads) const = 0;
 };
 
 // The target for a backend name ("cpu"); UsageError when primitives do not exist for it yet.

@@ -2,6 +2,7 @@
 // entry ABI, with the backend's thread count.
 #include "primitives/cpu/cpu_target.h"
 
+#include "primitives/cpu/sort.h"
 #include "primitives/cpu/wrappers.h"
 
 #include "codegen/dialect.h"
@@ -48,6 +49,13 @@ public:
     void run_scan(Backend &backend, const CompiledKernel &k, int64_t n,
                   std::span<const KernelArg> args) const override {
         backend.launch(k.entries[0], LaunchDims::linear(n), args);
+    }
+
+    void sort_by_key(Array &keys, Array *values, int num_threads) const override {
+        cpu::sort_by_key(keys, values, num_threads);
+    }
+    Array argsort(const Array &keys, DType index_dtype, int num_threads) const override {
+        return cpu::argsort(keys, index_dtype, num_threads);
     }
 };
 

@@ -9,6 +9,7 @@
 
 #include "codegen/dialect.h"
 #include "primitives/cuda/geometry.h"
+#include "primitives/cuda/sort.h"
 #include "primitives/cuda/wrappers.h"
 #include "support/error.h"
 
@@ -88,6 +89,14 @@ public:
     std::vector<std::string> scan_entry_points(const ScanWrapper &w) const override {
         if (w.output_uses_last_item) return entry_points("scan");
         return {kScanSinglePass};
+    }
+
+    // CUB's radix sort (sort.h); in a build without CUDA no array lives on a CUDA backend.
+    void sort_by_key(Array &keys, Array *values, int) const override {
+        cuda::sort_by_key(keys, values);
+    }
+    Array argsort(const Array &keys, DType index_dtype, int) const override {
+        return cuda::argsort(keys, index_dtype);
     }
 
 #ifdef SMELT_HAVE_CUDA

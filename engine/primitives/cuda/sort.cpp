@@ -100,10 +100,6 @@ bool is_float(DType d) {
 
 } // namespace
 
-bool is_cuda(const Backend &b) {
-    return dynamic_cast<const CudaBackend *>(&b) != nullptr;
-}
-
 void sort_by_key(Array &keys, Array *values) {
     CudaBackend &b = as_cuda(keys.backend());
     const int n = checked_count(keys, "sort_by_key");
@@ -183,10 +179,6 @@ Array argsort(const Array &keys, DType index_dtype) {
 }
 
 #else
-
-bool is_cuda(const Backend &) {
-    return false;
-}
 
 void sort_by_key(Array &, Array *) {
     SMELT_INTERNAL_ASSERT(false, "CUDA sort in a build without CUDA");

@@ -8,16 +8,12 @@
 //       to order-preserving unsigned integers, CUB sorts (mapped key, index) pairs, and keys and
 //       values are gathered through the sorted indices from copies of the originals.
 //
-// Only engine code calls these (api/sort.cpp dispatches by backend). At most
-// INT32_MAX keys.
+// The CUDA primitive target's sort (cuda_target.cpp) calls these. At most INT32_MAX keys.
 #pragma once
 
 #include "array/array.h"
 
 namespace smelt::primitives::cuda {
-
-// True when `b` is the CUDA backend (always false in builds without CUDA).
-bool is_cuda(const Backend &b);
 
 void sort_by_key(Array &keys, Array *values);
 Array argsort(const Array &keys, DType index_dtype);

@@ -1,13 +1,9 @@
-// Device LSD radix sort on OpenCL. This file holds the CPU layout (layout.h) and the entry
-// points; the GPU layout is device_sort_gpu.cpp. CPU layout: 4-bit digits (16 buckets), one
-// contiguous chunk per work-item. Per pass:
-//   count    each work-item counts the digits of its chunk → hist[digit * T + work-item]
-//   scan     exclusive sum of hist in that (digit-major) order: the offset of each
-//            (digit, work-item) run in the output
-//   scatter  each work-item walks its chunk in order, writing every key (and value) at its
-//            digit's next offset; equal digits keep their input order, so the sort is stable
-// Keys of w bytes take 2w passes (an even number), so the result lands back in the buffers the
-// first pass read. Argsort's first pass writes the input positions as values.
+// Device LSD radix sort on OpenCL: the entry points, and the host side of the CPU layout
+// (layout.h); the GPU layout is device_sort_gpu.cpp. The CPU layout's passes (4-bit digits, one
+// contiguous chunk per work-item: count, scan of the counts, stable scatter) are
+// primitives/algorithms/radix_chunked.kernel. Keys of w bytes take 2w passes (an even number),
+// so the result lands back in the buffers the first pass read. Argsort's first pass writes the
+// input positions as values.
 #include "primitives/opencl/device_sort.h"
 
 #include "primitives/opencl/device_sort_gpu.h"
@@ -30,54 +26,13 @@ struct SortProgram {
     void *count, *scatter, *up, *groups, *down;
 };
 
-} // namespace
-
-const char *unsigned_type(size_t bytes) {
-    switch (bytes) {
-    case 1:
-        return "uchar";
-    case 2:
-        return "ushort";
-    case 4:
-        return "uint";
-    case 8:
-        return "ulong";
-    }
-    throw UsageError("sort: unsupported element size " + std::to_string(bytes) + " bytes");
-}
-
-std::string sort_defines(DType key, size_t value_size, bool iota, bool wide_counts) {
-    const size_t kb = dtype_size(key);
-    std::string defs = "#define KT " + std::string(unsigned_type(kb)) + "\n";
-    defs += "#define KIND " +
-            std::string(dtype_is_float(key)    ? "2"
-                        : dtype_is_signed(key) ? "1"
-                                               : "0") +
-            "\n";
-    if (key == DType::Float32) defs += "#define FLOAT_INF 0x7F800000u\n";
-    if (key == DType::Float64) defs += "#define FLOAT_INF 0x7FF0000000000000UL\n";
-    defs += "#define CT " + std::string(wide_counts ? "ulong" : "uint") + "\n";
-    if (value_size) {
-        defs += "#define HAS_VALUES 1\n#define VT " + std::string(unsigned_type(value_size)) + "\n";
-        if (iota) defs += "#define IOTA 1\n";
-    }
-    return defs;
-}
-
-std::string sort_signature(DType key, size_t value_size, bool iota, bool wide_counts) {
-    return std::string("keys=") + dtype_name(key) + ",value_bytes=" + std::to_string(value_size) +
-           (iota ? ",iota" : "") + (wide_counts ? ",wide" : "");
-}
-
-namespace {
-
 SortProgram sort_program(OpenCLBackend &b, DType key, size_t value_size, bool iota,
                          bool wide_counts) {
     const std::string defs = "#define SMELT_MAX_GROUP " + std::to_string(kMaxGroupSize) + "u\n" +
                              sort_defines(key, value_size, iota, wide_counts);
     ModuleSource src;
-    src.source = "/* Device radix sort (primitives/opencl/device_sort.cpp). */\n" + defs +
-                 device_sort_key_map() + device_sort_source();
+    src.source = sort_program_source("Device radix sort (primitives/opencl/device_sort.cpp).", defs,
+                                     "radix_chunked.kernel");
     src.symbols = {"smelt_radix_count", "smelt_radix_scatter", "smelt_counts_up",
                    "smelt_counts_groups", "smelt_counts_down"};
     src.primitive = "radix_sort";
@@ -115,11 +70,10 @@ void scan_counts(OpenCLBackend &b, const SortProgram &p, const Buffer &x, int64_
 // Sorts keys `ka` (n keys of dtype `key`) with values `va` (value_size bytes each; 0: none),
 // using kb/vb as the other half of each ping-pong pair. `iota`: the first pass writes the input
 // positions as values instead of reading va.
-void lsd_sort(OpenCLBackend &b, DType key, int64_t n, const Buffer &ka, const Buffer &kb,
-              size_t value_size, const Buffer *va, const Buffer *vb, bool iota) {
+void lsd_sort(OpenCLBackend &b, Layout layout, DType key, int64_t n, const Buffer &ka,
+              const Buffer &kb, size_t value_size, const Buffer *va, const Buffer *vb, bool iota) {
     if (n <= 1 && !iota) return;
-    if (layout_for(b) == Layout::Gpu)
-        return gpu_lsd_sort(b, key, n, ka, kb, value_size, va, vb, iota);
+    if (layout == Layout::Gpu) return gpu_lsd_sort(b, key, n, ka, kb, value_size, va, vb, iota);
     const bool wide = n > static_cast<int64_t>(std::numeric_limits<uint32_t>::max());
     const size_t count_bytes = wide ? 8 : 4;
     const SortProgram plain = sort_program(b, key, value_size, false, wide);
@@ -150,19 +104,20 @@ void lsd_sort(OpenCLBackend &b, DType key, int64_t n, const Buffer &ka, const Bu
 
 } // namespace
 
-void device_sort_by_key(Array &keys, Array *values) {
+void device_sort_by_key(Array &keys, Array *values, Layout layout) {
     OpenCLBackend &b = as_opencl(keys.backend());
     const auto n = static_cast<int64_t>(keys.size());
     if (n <= 1) return;
     ScratchBuffer kb(b, keys.nbytes());
     if (!values)
-        return lsd_sort(b, keys.dtype(), n, keys.buffer(), kb.buffer, 0, nullptr, nullptr, false);
+        return lsd_sort(b, layout, keys.dtype(), n, keys.buffer(), kb.buffer, 0, nullptr, nullptr,
+                        false);
     ScratchBuffer vb(b, values->nbytes());
-    lsd_sort(b, keys.dtype(), n, keys.buffer(), kb.buffer, dtype_size(values->dtype()),
+    lsd_sort(b, layout, keys.dtype(), n, keys.buffer(), kb.buffer, dtype_size(values->dtype()),
              &values->buffer(), &vb.buffer, false);
 }
 
-Array device_argsort(const Array &keys, DType index_dtype) {
+Array device_argsort(const Array &keys, DType index_dtype, Layout layout) {
     OpenCLBackend &b = as_opencl(keys.backend());
     const auto n = static_cast<int64_t>(keys.size());
     Array out(index_dtype, keys.size(), &b);
@@ -170,8 +125,8 @@ Array device_argsort(const Array &keys, DType index_dtype) {
     ScratchBuffer ka(b, keys.nbytes()), kb(b, keys.nbytes());
     b.copy(ka.buffer, 0, keys.buffer(), 0, keys.nbytes());
     ScratchBuffer vb(b, out.nbytes());
-    lsd_sort(b, keys.dtype(), n, ka.buffer, kb.buffer, dtype_size(index_dtype), &out.buffer(),
-             &vb.buffer, true);
+    lsd_sort(b, layout, keys.dtype(), n, ka.buffer, kb.buffer, dtype_size(index_dtype),
+             &out.buffer(), &vb.buffer, true);
     return out;
 }
 

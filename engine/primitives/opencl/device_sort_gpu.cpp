@@ -1,18 +1,8 @@
-// Device LSD radix sort on OpenCL in the GPU layout (layout.h): 8-bit digits, work-groups of 256
-// over tiles of 256 * ITEMS keys. Group g of G owns a contiguous run of tiles, G = min(tiles,
-// compute units * kSortGroupsPerUnit). Per pass:
-//   count    each group counts the digits of its run in local memory (coalesced loads, local
-//            atomics; counts are order-free) → counts[group * 256 + digit]
-//   spine    one work-group per digit turns its column of counts into each group's offset
-//            within the digit (exclusive, in group order) and the digit's total
-//   scatter  each group starts each digit at (all smaller digits) + (this digit in the groups
-//            before it), then walks its tiles in order: coalesced loads, the tile sorted stably
-//            by digit in local memory (two counting ranks of 4 bits each, low field first), and
-//            keys then values written out in that order, so each digit's keys go to
-//            consecutive addresses
-// Equal digits keep their input order (within a tile by the stable ranks, across tiles and
-// groups by the running positions), so the sort is stable. Keys of w bytes take w passes; when
-// w is odd the result is copied back into the buffers the first pass read. Argsort's first pass
+// Device LSD radix sort on OpenCL in the GPU layout (layout.h), the host side: 8-bit digits,
+// work-groups of 256 over tiles of 256 * ITEMS keys; group g of G owns a contiguous run of
+// tiles, G = min(tiles, compute units * kSortGroupsPerUnit). Each pass launches count, spine
+// and scatter (primitives/algorithms/radix_tiled.kernel). Keys of w bytes take w passes; when w
+// is odd the result is copied back into the buffers the first pass read. Argsort's first pass
 // writes the input positions as values.
 #include "primitives/opencl/device_sort_gpu.h"
 
@@ -51,9 +41,16 @@ GpuSortProgram gpu_sort_program(OpenCLBackend &b, DType key, size_t value_size, 
     std::string defs = sort_defines(key, value_size, iota, wide_counts);
     defs += "#define ITEMS " + std::to_string(items_per_work_item(key, value_size)) + "u\n";
     defs += "#define BT " + std::string(unsigned_type(buffer_bytes)) + "\n";
+    // The kernels assume work-groups of exactly 256 (one work-item per 8-bit digit value);
+    // fixing the size at compile time lets the compiler size registers for it.
+    defs += "#define SMELT_GROUP_OF_W __attribute__((reqd_work_group_size(" +
+            std::to_string(kSortGroupSize) + ", 1, 1)))\n";
+    // OpenCL C's atomic increment of a local counter (the digit counts are order-free).
+    defs += "#define SMELT_LOCAL_INC(p) atomic_inc(p)\n";
     ModuleSource src;
-    src.source = "/* Device radix sort, GPU layout (primitives/opencl/device_sort_gpu.cpp). */\n" +
-                 defs + device_sort_key_map() + device_sort_gpu_source();
+    src.source = sort_program_source(
+        "Device radix sort, GPU layout (primitives/opencl/device_sort_gpu.cpp).", defs,
+        "radix_tiled.kernel");
     src.symbols = {"smelt_gsort_count", "smelt_gsort_spine", "smelt_gsort_scatter"};
     src.primitive = "radix_sort_gpu";
     src.signature = sort_signature(key, value_size, iota, wide_counts);
@@ -81,7 +78,7 @@ void gpu_lsd_sort(OpenCLBackend &b, DType key, int64_t n, const Buffer &ka, cons
     ScratchBuffer counts(b, static_cast<size_t>(groups * kSortGroupSize) * count_bytes);
     ScratchBuffer totals(b, static_cast<size_t>(kSortGroupSize) * count_bytes);
     const LaunchDims spine_dims = LaunchDims::linear(256 * kSortGroupSize, kSortGroupSize);
-    // The scatter's local memory, in its parameter order (device_sort_gpu_source.cpp).
+    // The scatter's local memory, in its parameter order (radix_tiled.kernel).
     const auto t = static_cast<size_t>(tile);
     const size_t counters = 16 * 256 + 16 * 256 / 32; // CPAD(16 * W)
     const KernelArg locals[] = {KernelArg::local_memory(t * std::max(dtype_size(key), value_size)),

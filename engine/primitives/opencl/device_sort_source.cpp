@@ -1,124 +1,53 @@
-// The OpenCL C text of the device radix sort (device_sort.cpp), specialised by #defines:
-//   KT  the key's storage as an unsigned integer of its width   KIND 0 unsigned, 1 signed, 2 float
-//   VT  the value's storage (when HAS_VALUES)                   IOTA values are the input positions
-//   CT  the counter type (uint, or ulong past 2^32 keys)
 #include "primitives/opencl/device_sort_source.h"
+
+#include "codegen/dialect.h"
+#include "primitives/algorithm_source.h"
+#include "support/error.h"
 
 namespace smelt::primitives::opencl {
 
-const char *device_sort_key_map() {
-    return R"CL(
-#define SMELT_SIGN ((KT)1 << (8 * sizeof(KT) - 1))
-/* Order-preserving map of a key's bits to an unsigned integer (radix_keys.h). */
-static inline KT smelt_map(KT k) {
-#if KIND == 1
-    return k ^ SMELT_SIGN;
-#elif KIND == 2
-    if (k == SMELT_SIGN) k = 0; /* -0.0 sorts as +0.0 */
-    if ((k & ~SMELT_SIGN) > FLOAT_INF) return (KT)~(KT)0; /* NaNs last */
-    return (k & SMELT_SIGN) ? (KT)~k : (KT)(k | SMELT_SIGN);
-#else
-    return k;
-#endif
-}
-)CL";
-}
-
-const char *device_sort_source() {
-    return R"CL(
-/* This work-item's contiguous chunk [lo, hi) of [0, n): balanced, in global-id order. */
-#define SMELT_CHUNK(n)                                                                  \
-    const long t = (long)get_global_id(0), nt = (long)get_global_size(0);               \
-    const long base = (n) / nt, rem = (n) % nt;                                         \
-    const long lo = t * base + (t < rem ? t : rem);                                     \
-    const long hi = lo + base + (t < rem ? 1 : 0);
-
-/* Counts of each 4-bit digit over the chunk, stored digit-major: hist[d * nt + t]. */
-__kernel void smelt_radix_count(__global const KT *keys, long n, uint shift, __global CT *hist) {
-    SMELT_CHUNK(n)
-    CT c[16];
-    for (int d = 0; d < 16; ++d) c[d] = 0;
-    for (long i = lo; i < hi; ++i) ++c[(smelt_map(keys[i]) >> shift) & 15];
-    for (int d = 0; d < 16; ++d) hist[d * nt + t] = c[d];
-}
-
-/* Stable scatter: each work-item walks its chunk in order from its offsets (the exclusive scan of
-   hist), so equal digits keep their input order. */
-__kernel void smelt_radix_scatter(__global const KT *keys, __global KT *keys_out, long n,
-                                  uint shift, __global const CT *hist
-#ifdef HAS_VALUES
-                                  , __global const VT *values, __global VT *values_out
-#endif
-) {
-    SMELT_CHUNK(n)
-    CT o[16];
-    for (int d = 0; d < 16; ++d) o[d] = hist[d * nt + t];
-    for (long i = lo; i < hi; ++i) {
-        const KT k = keys[i];
-        const CT p = o[(smelt_map(k) >> shift) & 15]++;
-        keys_out[p] = k;
-#ifdef HAS_VALUES
-#ifdef IOTA
-        values_out[p] = (VT)i;
-#else
-        values_out[p] = values[i];
-#endif
-#endif
+const char *unsigned_type(size_t bytes) {
+    switch (bytes) {
+    case 1:
+        return "smelt_u8";
+    case 2:
+        return "smelt_u16";
+    case 4:
+        return "smelt_u32";
+    case 8:
+        return "smelt_u64";
     }
+    throw UsageError("sort: unsupported element size " + std::to_string(bytes) + " bytes");
 }
 
-/* Exclusive sum scan of x[0, n) in place, three kernels as the Scan primitive's:
-   up: chunk sums, scanned within the group (exclusive prefix per work-item at pre[t], group
-   total at gs[g]); groups: one work-group turns gs into exclusive carries; down: rescan. */
-static inline void smelt_local_scan(__local CT *l, uint id) {
-    for (uint s = 1; s < SMELT_MAX_GROUP; s <<= 1) { /* fixed count: see level_loop() */
-        CT v = id >= s ? l[id - s] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        l[id] += v;
-        barrier(CLK_LOCAL_MEM_FENCE);
+std::string sort_defines(DType key, size_t value_size, bool iota, bool wide_counts) {
+    const size_t kb = dtype_size(key);
+    std::string defs = "#define KT " + std::string(unsigned_type(kb)) + "\n";
+    defs += "#define KIND " +
+            std::string(dtype_is_float(key)    ? "2"
+                        : dtype_is_signed(key) ? "1"
+                                               : "0") +
+            "\n";
+    if (key == DType::Float32) defs += "#define FLOAT_INF 0x7F800000u\n";
+    if (key == DType::Float64) defs += "#define FLOAT_INF 0x7FF0000000000000UL\n";
+    defs += "#define CT " + std::string(wide_counts ? "smelt_u64" : "smelt_u32") + "\n";
+    if (value_size) {
+        defs += "#define HAS_VALUES 1\n#define VT " + std::string(unsigned_type(value_size)) + "\n";
+        if (iota) defs += "#define IOTA 1\n";
     }
+    return defs;
 }
 
-__kernel void smelt_counts_up(__global CT *x, long n, __global CT *pre, __global CT *gs,
-                              __local CT *l) {
-    SMELT_CHUNK(n)
-    const uint id = (uint)get_local_id(0);
-    CT s = 0;
-    for (long i = lo; i < hi; ++i) s += x[i];
-    l[id] = s;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    smelt_local_scan(l, id);
-    pre[t] = id > 0 ? l[id - 1] : 0;
-    if (id == get_local_size(0) - 1) gs[get_group_id(0)] = l[id];
+std::string sort_signature(DType key, size_t value_size, bool iota, bool wide_counts) {
+    return std::string("keys=") + dtype_name(key) + ",value_bytes=" + std::to_string(value_size) +
+           (iota ? ",iota" : "") + (wide_counts ? ",wide" : "");
 }
 
-__kernel void smelt_counts_groups(__global CT *gs, long n, __local CT *l) {
-    SMELT_CHUNK(n)
-    const uint id = (uint)get_local_id(0);
-    CT s = 0;
-    for (long i = lo; i < hi; ++i) s += gs[i];
-    l[id] = s;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    smelt_local_scan(l, id);
-    CT run = id > 0 ? l[id - 1] : 0;
-    for (long i = lo; i < hi; ++i) {
-        const CT v = gs[i];
-        gs[i] = run;
-        run += v;
-    }
-}
-
-__kernel void smelt_counts_down(__global CT *x, long n, __global const CT *pre,
-                                __global const CT *gs) {
-    SMELT_CHUNK(n)
-    CT run = gs[get_group_id(0)] + pre[t];
-    for (long i = lo; i < hi; ++i) {
-        const CT v = x[i];
-        x[i] = run;
-        run += v;
-    }
-}
-)CL";
+std::string sort_program_source(const std::string &title, const std::string &defines,
+                                const std::string &algorithm) {
+    const codegen::Dialect &d = codegen::opencl_dialect();
+    return "/* " + title + " */\n" + d.prelude_head + defines + portable_words(d) +
+           algorithm_source("radix_common.kernel") + algorithm_source(algorithm);
 }
 
 } // namespace smelt::primitives::opencl

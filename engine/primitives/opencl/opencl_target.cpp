@@ -14,6 +14,7 @@
 
 #include "backends/opencl/opencl_backend.h"
 #include "codegen/dialect.h"
+#include "primitives/opencl/device_sort.h"
 #include "primitives/opencl/gpu_wrappers.h"
 #include "primitives/opencl/launch.h"
 #include "support/error.h"
@@ -203,6 +204,13 @@ private:
         backend.launch(k.entries[1],
                        LaunchDims::linear(static_cast<int64_t>(wg), static_cast<int64_t>(wg)), mid);
         backend.launch(k.entries[2], gpu_dims(groups), all);
+    }
+
+    void sort_by_key(Array &keys, Array *values, int) const override {
+        device_sort_by_key(keys, values, layout_);
+    }
+    Array argsort(const Array &keys, DType index_dtype, int) const override {
+        return device_argsort(keys, index_dtype, layout_);
     }
 };
 
