@@ -10,6 +10,7 @@ typedef uint64_t smelt_u64;
 typedef int32_t smelt_i32;
 typedef uint32_t smelt_u32;
 typedef uint8_t smelt_u8;
+typedef uint16_t smelt_u16;
 #ifndef SMELT_KERNEL
 #define SMELT_KERNEL extern "C" __global__
 #endif
