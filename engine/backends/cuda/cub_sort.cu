@@ -19,8 +19,8 @@ constexpr int kBlock = 256;
 
 void check(cudaError_t e, const char *what) {
     if (e != cudaSuccess)
-        throw BackendError(std::string("cuda: ") + what + " failed: " + cudaGetErrorName(e) +
-                               " (" + cudaGetErrorString(e) + ")",
+        throw BackendError(std::string("cuda: ") + what + " failed: " + cudaGetErrorName(e) + " (" +
+                               cudaGetErrorString(e) + ")",
                            "", "");
 }
 
@@ -87,8 +87,9 @@ template <class S> void map_as(CUdeviceptr keys, CUdeviceptr mapped, int n, CUst
     check(cudaGetLastError(), "launch of the sort key mapping");
 }
 
-template <class E> void gather_as(CUdeviceptr src, CUdeviceptr index, bool index64,
-                                  CUdeviceptr dst, int n, int nan_bytes, CUstream stream) {
+template <class E>
+void gather_as(CUdeviceptr src, CUdeviceptr index, bool index64, CUdeviceptr dst, int n,
+               int nan_bytes, CUstream stream) {
     if (index64)
         gather_kernel<E, unsigned long long><<<blocks(n), kBlock, 0, rt(stream)>>>(
             dev<const E>(src), dev<const unsigned long long>(index), dev<E>(dst), n, nan_bytes);
@@ -131,8 +132,8 @@ size_t sort_key(int value_bytes, CUdeviceptr keys, CUdeviceptr alt_keys, CUdevic
                 CUstream stream) {
     switch (value_bytes) {
     case 0:
-        return sort_typed<K, void>(keys, alt_keys, values, alt_values, n, end_bit, temp,
-                                   temp_size, stream);
+        return sort_typed<K, void>(keys, alt_keys, values, alt_values, n, end_bit, temp, temp_size,
+                                   stream);
     case 4:
         return sort_typed<K, unsigned>(keys, alt_keys, values, alt_values, n, end_bit, temp,
                                        temp_size, stream);
@@ -151,8 +152,8 @@ size_t dispatch(Key key, int value_bytes, CUdeviceptr keys, CUdeviceptr alt_keys
         return sort_key<int>(value_bytes, keys, alt_keys, values, alt_values, n, end_bit, temp,
                              temp_size, stream);
     case Key::U32:
-        return sort_key<unsigned>(value_bytes, keys, alt_keys, values, alt_values, n, end_bit,
-                                  temp, temp_size, stream);
+        return sort_key<unsigned>(value_bytes, keys, alt_keys, values, alt_values, n, end_bit, temp,
+                                  temp_size, stream);
     case Key::I64:
         return sort_key<long long>(value_bytes, keys, alt_keys, values, alt_values, n, end_bit,
                                    temp, temp_size, stream);

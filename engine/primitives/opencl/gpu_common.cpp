@@ -30,7 +30,7 @@ std::string tiled_header(const codegen::Dialect &d, const TiledCall &c) {
     // of K consecutive items a work-item folds.
     out += define_line("SMELT_PAD_SHIFT", scalar_bits(c.dtype) > 32 ? "4" : "5");
     out += define_line("SMELT_ENTRY_ATTRIBUTES", "__attribute__((reqd_work_group_size(" +
-                                                std::to_string(kGpuGroupSize) + ", 1, 1)))");
+                                                     std::to_string(kGpuGroupSize) + ", 1, 1)))");
     out += define_line("SMELT_USER_PARAMS", c.params);
     out += define_line("SMELT_VALUE(smelt_i)", c.value);
     out += define_line("SMELT_SCAN", c.scan ? "1" : "0");
