@@ -5,17 +5,23 @@
 
 namespace smelt::primitives::opencl {
 
-std::string kernel_head(const codegen::Dialect &d, const std::string &name,
-                        const std::vector<EntryParam> &params, const std::string &extra,
+std::string user_params(const codegen::Dialect &d, const std::vector<EntryParam> &params,
                         CallVars &vars) {
-    std::string out = d.entry_qualifier + " void " + name + "(";
+    std::string out;
     vars.params.clear();
     for (size_t k = 0; k < params.size(); ++k) {
         const std::string var = "smelt_p" + std::to_string(k);
         out += codegen::declaration(d, params[k].type, var) + " /* " + params[k].name + " */, ";
         vars.params.push_back(var);
     }
-    return out + extra + ") {\n";
+    return out;
+}
+
+std::string kernel_head(const codegen::Dialect &d, const std::string &name,
+                        const std::vector<EntryParam> &params, const std::string &extra,
+                        CallVars &vars) {
+    return d.entry_qualifier + " void " + name + "(" + user_params(d, params, vars) + extra +
+           ") {\n";
 }
 
 std::string work_item_chunk(const std::string &indent) {

@@ -6,18 +6,6 @@
 
 namespace smelt::primitives::opencl {
 
-std::string tiled_user_params(const codegen::Dialect &d, const std::vector<EntryParam> &params,
-                              CallVars &vars) {
-    std::string out;
-    vars.params.clear();
-    for (size_t k = 0; k < params.size(); ++k) {
-        const std::string var = "smelt_p" + std::to_string(k);
-        out += codegen::declaration(d, params[k].type, var) + " /* " + params[k].name + " */, ";
-        vars.params.push_back(var);
-    }
-    return out;
-}
-
 std::string tiled_header(const codegen::Dialect &d, const TiledCall &c) {
     const size_t items = gpu_items(c.dtype);
     std::string out = "/* ---- per-call header of tiled_reduce_scan.kernel ---- */\n";

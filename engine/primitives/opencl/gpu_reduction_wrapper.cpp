@@ -21,7 +21,7 @@ std::string gpu_reduction_wrapper(const codegen::Dialect &d, const ReductionWrap
     c.combine = "(" + c.T + ")" + w.ops.combine;
     c.neutral = "(" + c.T + ")" + w.ops.neutral + "()";
     c.dtype = w.out;
-    c.params = tiled_user_params(d, w.params, vars);
+    c.params = user_params(d, w.params, vars);
     if (w.map) {
         c.value = convert(d, spell_call(d, *w.map, vars, w.params), w.map->result, acc_type);
     } else {

@@ -31,7 +31,7 @@ std::string gpu_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
     c.combine = "(" + c.T + ")" + w.ops.combine;
     c.neutral = "(" + c.T + ")" + w.ops.neutral + "()";
     c.dtype = w.dtype;
-    c.params = tiled_user_params(d, w.params, vars);
+    c.params = user_params(d, w.params, vars);
     c.value = convert(d, spell_call(d, w.input, vars, w.params, w.dtype), w.input.result, acc_type);
     c.scan = true;
     // Unsegmented scans keep no flags: only index 0 starts a segment.

@@ -54,10 +54,6 @@ struct TiledCall {
     std::string segment;        // whether smelt_i starts a segment (segmented scans), or ""
 };
 
-// The user's parameters as kernel_head writes them, each followed by ", "; vars.params gets
-// their names (smelt_p0, ...).
-std::string tiled_user_params(const codegen::Dialect &d, const std::vector<EntryParam> &params,
-                              CallVars &vars);
 // The per-call header of primitives/algorithms/tiled_reduce_scan.kernel (the macros its top
 // lists, but the kernel's name, kind and output), then portable_words(d).
 std::string tiled_header(const codegen::Dialect &d, const TiledCall &c);

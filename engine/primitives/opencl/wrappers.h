@@ -36,6 +36,11 @@ inline constexpr size_t kMaxGroupSize = 256;
 // "for (uint VAR = 1; VAR < 256u; VAR <<= 1) {"
 std::string level_loop(const std::string &var);
 
+// The user's parameters as entry parameters smelt_p0..., each followed by ", "; vars.params gets
+// their names.
+std::string user_params(const codegen::Dialect &d, const std::vector<EntryParam> &params,
+                        CallVars &vars);
+
 // "__kernel void NAME(<user params>, <extra>) {": the user parameters become smelt_p0...
 // (recorded in vars.params).
 std::string kernel_head(const codegen::Dialect &d, const std::string &name,
