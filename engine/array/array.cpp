@@ -14,8 +14,11 @@ struct Array::Storage {
     Buffer buffer; // device memory (on the CPU: also the host view)
     bool owns_buffer = true;
     void *wrapped = nullptr; // caller's host memory used as the mirror (non host-addressable)
-    std::vector<unsigned char> mirror; // owned host mirror (non host-addressable backends)
-    std::shared_ptr<void> keep_alive;  // owner of wrapped memory, released with the storage
+    // The owned host mirror (non host-addressable backends), made zeroed on first use: most
+    // device arrays are never seen from the host, and zeroing a mirror for every new array
+    // cost more than the device work on it (an MPI rank regrowing its arrays at each rebuild).
+    std::vector<unsigned char> mirror;
+    std::shared_ptr<void> keep_alive; // owner of wrapped memory, released with the storage
 
     ~Storage() {
         if (owns_buffer) backend->release(buffer);
@@ -23,8 +26,12 @@ struct Array::Storage {
     void *host() {
         if (backend->host_addressable()) return buffer.handle;
         if (wrapped) return wrapped;
+        const size_t bytes = size * dtype_size(dtype);
+        if (mirror.size() < bytes) mirror.resize(bytes);
         return mirror.empty() ? nullptr : mirror.data();
     }
+    // Whether the host view holds anything but zeros not yet made.
+    bool host_made() const { return wrapped || !mirror.empty(); }
 };
 
 namespace {
@@ -38,7 +45,6 @@ Array::Array(DType dtype, size_t n, Backend *backend) : s_(std::make_shared<Stor
     s_->dtype = dtype;
     s_->size = n;
     s_->buffer = s_->backend->allocate(n * dtype_size(dtype));
-    if (!s_->backend->host_addressable()) s_->mirror.resize(n * dtype_size(dtype));
 }
 
 Array Array::wrap(void *host, size_t n, DType dtype, Backend *backend,
@@ -123,7 +129,7 @@ void Array::resize(size_t n) {
     }
     Buffer fresh = s.backend->allocate(n * elem);
     s.backend->copy(fresh, 0, s.buffer, 0, s.size * elem);
-    if (!s.backend->host_addressable()) {
+    if (!s.backend->host_addressable() && s.host_made()) {
         std::vector<unsigned char> mirror(n * elem);
         if (s.size) std::memcpy(mirror.data(), s.host(), s.size * elem);
         s.mirror = std::move(mirror);
@@ -139,7 +145,8 @@ Array Array::copy() const {
     Storage &s = storage();
     Array out(s.dtype, s.size, s.backend);
     s.backend->copy(out.s_->buffer, 0, s.buffer, 0, nbytes());
-    if (!s.backend->host_addressable() && s.size) std::memcpy(out.s_->host(), s.host(), nbytes());
+    if (!s.backend->host_addressable() && s.size && s.host_made())
+        std::memcpy(out.s_->host(), s.host(), nbytes());
     return out;
 }
 

@@ -4,8 +4,10 @@
 // An Array is a handle, like a NumPy array object in Python: copying the handle shares the
 // data (and later resizes); copy() makes an independent array. Every Array has a host view,
 // host_data(): on the CPU it is the data itself; on a GPU backend it is a host mirror that
-// pull() fills from the device and push() sends back. On the CPU push/pull do nothing, but code
-// that may run on any backend calls them where a GPU would need them.
+// pull() fills from the device and push() sends back (made, zeroed, on first use: arrays the host
+// never looks at cost no host memory). On the CPU push/pull do nothing, but code that may run
+// on any backend calls them where a GPU would need them. Making the mirror is not thread-safe:
+// a new array's first host_data() calls must not race.
 #pragma once
 
 #include "array/dtype.h"

@@ -52,8 +52,12 @@ Array empty(size_t n, DType dtype, Backend *backend) {
 
 Array zeros(size_t n, DType dtype, Backend *backend) {
     Array a(dtype, n, backend);
-    if (n) std::memset(a.host_data(), 0, a.nbytes()); // all-zero bits is 0 for every dtype
-    a.push();
+    if (n == 0) return a;
+    // All-zero bits is 0 for every dtype. On a device, filled there: no host mirror is made.
+    if (a.backend().host_addressable())
+        std::memset(a.host_data(), 0, a.nbytes());
+    else
+        a.backend().fill_zero(a.buffer(), 0, a.nbytes());
     return a;
 }
 

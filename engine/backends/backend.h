@@ -148,6 +148,9 @@ public:
     virtual void read(const Buffer &src, size_t src_offset, void *dst, size_t bytes) = 0;
     virtual void copy(const Buffer &dst, size_t dst_offset, const Buffer &src, size_t src_offset,
                       size_t bytes) = 0;
+    // Sets `bytes` bytes from `offset` to zero, in order with the backend's other work. The
+    // default writes zeros from the host; a device backend overrides it with a device fill.
+    virtual void fill_zero(const Buffer &dst, size_t offset, size_t bytes);
     // True when Buffer handles are host pointers, so host memory can be wrapped without a copy
     // and host mirrors need no transfers (the CPU; OpenCL on a CPU device could say yes too).
     virtual bool host_addressable() const = 0;

@@ -76,6 +76,42 @@ TEST(OpenCLArray, CopyIsDeepAndResizeKeepsDeviceData) {
     EXPECT_TRUE(a.to_vector<int64_t>().empty());
 }
 
+// The host mirror of a device array is made on first use, zeroed, and keeps what the host wrote
+// until pushed, through copy() and resize() of arrays whose mirror was or was not made.
+TEST(OpenCLArray, HostMirrorIsMadeOnFirstUseAndKeepsHostWrites) {
+    SMELT_OPENCL_OR_SKIP(cl);
+    Array fresh(DType::Int64, 4, cl);
+    const auto *h = static_cast<const int64_t *>(fresh.host_data());
+    ASSERT_NE(h, nullptr);
+    EXPECT_EQ(std::vector<int64_t>(h, h + 4), std::vector<int64_t>(4, 0)); // never pulled
+    EXPECT_EQ(Array(DType::Int64, 0, cl).host_data(), nullptr);
+
+    const int64_t values[3] = {5, 6, 8};
+    Array a(DType::Int64, 3, cl);
+    cl->write(a.buffer(), 0, values, sizeof values); // the device only
+    Array untouched = a.copy(); // neither mirror used: the copy's host view is zero
+    const auto *u = static_cast<const int64_t *>(untouched.host_data());
+    EXPECT_EQ(std::vector<int64_t>(u, u + 3), std::vector<int64_t>(3, 0));
+    EXPECT_EQ(untouched.to_vector<int64_t>(), (std::vector<int64_t>{5, 6, 8}));
+
+    Array b(DType::Int64, 3, cl);
+    b.data<int64_t>()[1] = 7; // the host view only, until pushed
+    Array c = b.copy();       // the copy carries the host view as it is
+    EXPECT_EQ(c.data<int64_t>()[1], 7);
+    b.resize(50); // grows: the host view's prefix comes along, the rest is zero
+    EXPECT_EQ(b.data<int64_t>()[1], 7);
+    EXPECT_EQ(b.data<int64_t>()[49], 0);
+    b.push();
+    EXPECT_EQ(b.to_vector<int64_t>()[1], 7);
+
+    Array grown(DType::Int64, 3, cl);
+    cl->write(grown.buffer(), 0, values, sizeof values);
+    grown.resize(40); // no host view yet: the device prefix comes along, read back on demand
+    const std::vector<int64_t> back = grown.to_vector<int64_t>();
+    EXPECT_EQ(std::vector<int64_t>(back.begin(), back.begin() + 3),
+              (std::vector<int64_t>{5, 6, 8}));
+}
+
 TEST(OpenCLArray, FactoriesTakeAndWhere) {
     SMELT_OPENCL_OR_SKIP(cl);
     EXPECT_EQ(zeros(4, DType::Float32, cl).to_vector<float>(), std::vector<float>(4, 0.0f));

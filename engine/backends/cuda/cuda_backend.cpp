@@ -75,6 +75,12 @@ bool device_present(std::string *why) {
     return true;
 }
 
+int device_count() {
+    if (!device_present()) return 0;
+    int count = 0;
+    return driver().cuDeviceGetCount(&count) == CUDA_SUCCESS ? count : 0;
+}
+
 CudaBackend::CudaBackend(int ordinal, std::optional<DiskCache> cache)
     : ordinal_(ordinal), loader_(*this, cache ? std::move(*cache) : DiskCache()) {
     std::string why;
@@ -103,6 +109,12 @@ CudaBackend::CudaBackend(int ordinal, std::optional<DiskCache> cache)
     check(api.cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
     check(api.cuCtxSetCurrent(context_), "cuCtxSetCurrent");
     check(api.cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    check(api.cuDeviceGetDefaultMemPool(&pool_, device_), "cuDeviceGetDefaultMemPool");
+    // Keep freed memory in the pool across synchronisations (the default threshold, 0, hands it
+    // back to the driver at each one); allocate() trims the pool when the device runs out.
+    cuuint64_t keep = ~cuuint64_t(0);
+    check(api.cuMemPoolSetAttribute(pool_, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep),
+          "cuMemPoolSetAttribute");
     const char *sync = std::getenv("SMELT_CUDA_SYNC");
     sync_each_launch_ = sync && *sync && std::strcmp(sync, "0") != 0;
 }
@@ -136,26 +148,54 @@ std::vector<DeviceInfo> CudaBackend::devices() const {
 Buffer CudaBackend::allocate(size_t bytes) {
     if (bytes == 0) return {};
     make_current();
+    const DriverApi &api = driver();
     CUdeviceptr p = 0;
-    CUresult r = driver().cuMemAlloc(&p, bytes);
+    const bool plain = capturing();
+    auto attempt = [&] {
+        return plain ? api.cuMemAlloc(&p, bytes) : api.cuMemAllocAsync(&p, bytes, stream_);
+    };
+    CUresult r = attempt();
+    if (r == CUDA_ERROR_OUT_OF_MEMORY && !plain) {
+        // Memory the pool keeps may be what is missing: wait for pending frees, hand it back.
+        api.cuStreamSynchronize(stream_);
+        api.cuMemPoolTrimTo(pool_, 0);
+        r = attempt();
+    }
     if (r == CUDA_ERROR_OUT_OF_MEMORY) {
         size_t free = 0, total = 0;
-        driver().cuMemGetInfo(&free, &total);
+        api.cuMemGetInfo(&free, &total);
         throw BackendError("cuda: out of device memory: cannot allocate " + mib(bytes) + " (" +
                                mib(free) + " free of " + mib(total) + " on " + device_name_ + ")",
                            "", "");
     }
     check_sync(r, "cuMemAlloc of " + mib(bytes));
+    if (plain) {
+        std::lock_guard<std::mutex> lock(plain_mutex_);
+        plain_allocations_.insert(p);
+    }
     return {reinterpret_cast<void *>(p), bytes};
 }
 
 void CudaBackend::release(Buffer &buffer) {
     if (buffer.handle) {
-        // Silent: release runs in destructors, possibly after a kernel fault.
-        if (driver().cuCtxSetCurrent(context_) == CUDA_SUCCESS)
-            driver().cuMemFree(reinterpret_cast<CUdeviceptr>(buffer.handle));
+        const auto p = reinterpret_cast<CUdeviceptr>(buffer.handle);
+        bool plain = false;
+        {
+            std::lock_guard<std::mutex> lock(plain_mutex_);
+            plain = plain_allocations_.erase(p) > 0;
+        }
+        // Silent: release runs in destructors, possibly after a kernel fault. In stream order:
+        // kernels queued before still read the buffer.
+        if (driver().cuCtxSetCurrent(context_) == CUDA_SUCCESS) {
+            if (plain || driver().cuMemFreeAsync(p, stream_) != CUDA_SUCCESS) driver().cuMemFree(p);
+        }
     }
     buffer = {};
+}
+
+void CudaBackend::fill_zero(const Buffer &dst, size_t offset, size_t bytes) {
+    check_range(dst, offset, bytes, "fill_zero");
+    if (bytes) zero(ptr(dst, offset), bytes);
 }
 
 void CudaBackend::write(const Buffer &dst, size_t dst_offset, const void *src, size_t bytes) {

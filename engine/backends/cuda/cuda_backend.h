@@ -35,6 +35,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace smelt::cuda {
@@ -42,6 +43,8 @@ namespace smelt::cuda {
 // Whether a usable device exists (driver loads, cuInit succeeds, at least one device); `why`
 // gets the reason when not. Never throws.
 bool device_present(std::string *why = nullptr);
+// The CUDA devices the driver reports (what "cuda:N" numbers); 0 without a driver or device.
+int device_count();
 
 class CudaBackend : public Backend {
 public:
@@ -92,6 +95,7 @@ public:
     CUdeviceptr scratch(size_t bytes);
     // Sets `bytes` bytes at `p` to zero, in stream order (scratch state of the single-pass scan).
     void zero(CUdeviceptr p, size_t bytes);
+    void fill_zero(const Buffer &dst, size_t offset, size_t bytes) override;
 
     // How many blocks of `block` threads of `function` fit on one SM at once (the occupancy
     // calculator; cached per function and block size). At least 1.
@@ -118,6 +122,16 @@ private:
 
     std::mutex occupancy_mutex_;
     std::map<std::pair<void *, int>, int> occupancy_;
+
+    // Arrays come from the device's default memory pool in stream order (cuMemAllocAsync), and
+    // the pool keeps what is freed for the next allocation: an allocation or free then costs
+    // no device synchronisation and no page mapping, where cuMemAlloc/cuMemFree cost both (an
+    // MPI rank regrowing its arrays at every neighbour-list rebuild spent most of its time
+    // there). Buffers allocated while a graph is recorded use cuMemAlloc instead, so the graph
+    // holds no allocation node; `plain_allocations_` remembers them for release().
+    CUmemoryPool pool_ = nullptr;
+    std::mutex plain_mutex_;
+    std::unordered_set<CUdeviceptr> plain_allocations_;
 
     std::mutex scratch_mutex_;
     CUdeviceptr scratch_ = 0;
