@@ -27,6 +27,12 @@ std::vector<BackendStatus> list_backends() {
     return out;
 }
 
+size_t device_count(const std::string &spec) {
+    const BackendRow *row = find_backend_row(spec);
+    if (!row || !row->status || !row->status().available) return 0;
+    return row->device_count ? row->device_count() : 1;
+}
+
 Backend &get_backend(const std::string &spec) {
     static std::mutex mutex;
     static std::map<std::string, std::unique_ptr<Backend>> backends;

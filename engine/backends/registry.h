@@ -18,6 +18,11 @@ Backend &get_backend(const std::string &spec);
 // get_backend($SMELT_BACKEND), or "cpu" when unset.
 Backend &default_backend();
 
+// The devices `spec`'s row chooses among with "NAME:N": 0 for an unknown or unavailable
+// backend, 1 for a backend without device numbers (cpu). Makes no backend, so it opens no
+// device (no GPU context).
+size_t device_count(const std::string &spec);
+
 // Every row of the backend table (support/backend_table.h) with its status here and now.
 std::vector<BackendStatus> list_backends();
 

@@ -75,9 +75,14 @@ const primitives::PrimitiveTarget &opencl_target(Backend *backend) {
         return primitives::opencl::opencl_target(primitives::opencl::layout_for(*cl));
     return primitives::opencl::opencl_target();
 }
+
+size_t opencl_device_count() {
+    return opencl::find_devices().size();
+}
 #else
 constexpr auto make_opencl = nullptr;
 constexpr auto opencl_target = nullptr;
+constexpr auto opencl_device_count = nullptr;
 #endif
 
 BackendStatus cuda_status() {
@@ -102,8 +107,13 @@ std::unique_ptr<Backend> make_cuda(const std::string &spec, const std::string &d
     }
     return std::make_unique<cuda::CudaBackend>(ordinal);
 }
+
+size_t cuda_device_count() {
+    return size_t(cuda::device_count());
+}
 #else
 constexpr auto make_cuda = nullptr;
+constexpr auto cuda_device_count = nullptr;
 #endif
 
 // The CUDA primitives' wrappers are generated without the backend (bench/ and `smelt emit` use
@@ -142,7 +152,8 @@ const std::vector<BackendRow> &backend_rows() {
          .status = opencl_status,
          .make = make_opencl,
          .dialect = codegen::opencl_dialect,
-         .target = opencl_target},
+         .target = opencl_target,
+         .device_count = opencl_device_count},
         {.name = "cuda",
          .family = "cuda",
          .takes_device = true,
@@ -152,7 +163,8 @@ const std::vector<BackendRow> &backend_rows() {
          .status = cuda_status,
          .make = make_cuda,
          .dialect = codegen::cuda_dialect,
-         .target = cuda_target},
+         .target = cuda_target,
+         .device_count = cuda_device_count},
     };
     return rows;
 }

@@ -52,6 +52,28 @@ TEST(BackendTable, RowsAgreeWithWhatTheyMake) {
     EXPECT_TRUE(names.count("cpu") && names.count("opencl") && names.count("cuda"));
 }
 
+// device_count says which "NAME:N" exist: the last one is made, the next one is refused. An MPI
+// job's ranks pick their device from it, so a count of one on a two-GPU node put both on one.
+TEST(BackendTable, DeviceCountNumbersTheDevicesNameNSelects) {
+    EXPECT_EQ(device_count("vulkan"), 0u);
+    EXPECT_EQ(device_count("cpu"), 1u);
+    EXPECT_EQ(device_count("cpu:serial"), 1u);
+    for (const BackendRow &row : backend_rows()) {
+        if (!row.takes_device) continue;
+        SCOPED_TRACE(row.name);
+        const size_t count = device_count(row.name);
+        const std::string name = row.name;
+        if (!row.status().available) {
+            EXPECT_EQ(count, 0u);
+            continue;
+        }
+        ASSERT_GE(count, 1u);
+        EXPECT_EQ(device_count(name + ":0"), count); // a device spec counts its row's devices
+        EXPECT_NO_THROW(get_backend(name + ":" + std::to_string(count - 1)));
+        EXPECT_ANY_THROW(get_backend(name + ":" + std::to_string(count)));
+    }
+}
+
 TEST(BackendTable, UnknownBackendsHaveNoDialectNorTarget) {
     try {
         codegen::dialect_for_backend("vulkan");

@@ -21,13 +21,10 @@ std::string backend_for_rank(const std::string &backend) {
         return backend;
     }
     // Round robin over the node's devices: more ranks than GPUs share them, and a CPU OpenCL
-    // (PoCL) has one device, shared by all.
-    size_t count = 1;
-    try {
-        count = std::max<size_t>(smelt::get_backend(backend).devices().size(), 1);
-    } catch (const std::exception &) {
-        // The backend is unavailable: the rank's own run reports it, naming the device.
-    }
+    // (PoCL) has one device, shared by all. Counted without opening a device: a backend made
+    // here would hold a context on device 0 in every rank. An unavailable backend counts 0, and
+    // the rank's own run reports it, naming the device.
+    const size_t count = std::max<size_t>(smelt::device_count(backend), 1);
     return backend + ":" + std::to_string(size_t(local_rank()) % count);
 }
 

@@ -10,8 +10,8 @@ namespace smelt::apps::mpi {
 // The engine's backend name for `backend` ("cpu", "opencl", "cuda") on this rank: unchanged on
 // one rank, on the CPU, or when the user chose the device (SMELT_OPENCL_DEVICE; a
 // CUDA_VISIBLE_DEVICES of one device, as some launchers set per rank, which is then cuda:0);
-// else "cuda:<local rank>" (one rank per GPU: more ranks than GPUs on a node is the engine's
-// "no device N" error) or "opencl:<local rank modulo the OpenCL devices>".
+// else "NAME:<local rank modulo the backend's devices>" (smelt::device_count: more ranks than
+// GPUs on a node share them round robin).
 std::string backend_for_rank(const std::string &backend);
 
 } // namespace smelt::apps::mpi
