@@ -13,7 +13,8 @@ namespace smelt::apps::domain {
 DevicePack::DevicePack(const smelt::Program &halo, const smelt::Options &options)
     : backend_(&backend_of(options)),
       select_(halo, "in_interval", "slab_compact", "a+b", DType::Int32, "0", "", options),
-      gather_real_(halo, "gather_real_shift", options), gather_int_(halo, "gather_int", options) {
+      gather_real_(halo, "gather_real_shift", options), gather_int_(halo, "gather_int", options),
+      gather_xyz_(halo, "gather_xyz", options), place_xyz_(halo, "place_xyz", options) {
     picked_total_ = zeros(1, DType::Int32, backend_);
 }
 
@@ -41,12 +42,33 @@ smelt::Array DevicePack::gather(const smelt::Array &src, const smelt::Array &lis
     return dst;
 }
 
+void DevicePack::pack_xyz(const std::array<smelt::Array, 3> &coords, const smelt::Array &list,
+                          int axis, double shift, smelt::Array &packed) {
+    const size_t count = list.size();
+    if (count == 0) return;
+    if (packed.is_null() || packed.size() < 3 * count)
+        packed = smelt::Array(coords[0].dtype(), 3 * count, backend_);
+    gather_xyz_(int64_t(count),
+                {list, coords[0], coords[1], coords[2], packed, int(count), axis, shift});
+}
+
+void DevicePack::place_xyz(const smelt::Array &packed, size_t count,
+                           std::array<smelt::Array, 3> &coords, size_t at) {
+    if (count == 0) return;
+    place_xyz_(int64_t(count), {packed, coords[0], coords[1], coords[2], int(count), int(at)});
+}
+
 void append_bytes(const smelt::Array &a, size_t count, std::vector<char> &out) {
     const size_t bytes = count * dtype_size(a.dtype());
     if (bytes == 0) return;
     const size_t at = out.size();
     out.resize(at + bytes);
     a.backend().read(a.buffer(), 0, out.data() + at, bytes);
+}
+
+void read_elements(const smelt::Array &a, size_t count, char *out) {
+    const size_t bytes = count * dtype_size(a.dtype());
+    if (bytes > 0) a.backend().read(a.buffer(), 0, out, bytes);
 }
 
 void write_elements(const smelt::Array &a, size_t offset, const char *bytes, size_t count) {

@@ -7,6 +7,7 @@
 
 #include "smelt.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,18 +23,27 @@ public:
     smelt::Array select(const smelt::Array &c, int64_t n, double lo, double hi);
     // src[list[k]] (+ shift for a real array: a ghost's periodic image), a new array.
     smelt::Array gather(const smelt::Array &src, const smelt::Array &list, double shift = 0.0);
+    // [x | y | z] of `list` (`shift` added along `axis`) into `packed`, regrown to hold them
+    // when smaller: one kernel, so a halo refresh copies one array per direction.
+    void pack_xyz(const std::array<smelt::Array, 3> &coords, const smelt::Array &list, int axis,
+                  double shift, smelt::Array &packed);
+    // The inverse at the receiver: coords[a][at + k] = packed[a * count + k].
+    void place_xyz(const smelt::Array &packed, size_t count, std::array<smelt::Array, 3> &coords,
+                   size_t at);
 
     smelt::Backend &backend() const { return *backend_; }
 
 private:
     smelt::Backend *backend_;
     smelt::Scan select_;
-    smelt::Elementwise gather_real_, gather_int_;
+    smelt::Elementwise gather_real_, gather_int_, gather_xyz_, place_xyz_;
     smelt::Array picked_, picked_total_;
 };
 
 // The first `count` elements of `a` appended to `out` as bytes (device → host).
 void append_bytes(const smelt::Array &a, size_t count, std::vector<char> &out);
+// The first `count` elements of `a` copied to `out` (device → host).
+void read_elements(const smelt::Array &a, size_t count, char *out);
 // `count` elements from `bytes` written into `a` from element `offset` on (host → device).
 void write_elements(const smelt::Array &a, size_t offset, const char *bytes, size_t count);
 // A new array of `n` elements of `dtype` on `backend` whose first `keep` elements are those of

@@ -93,33 +93,31 @@ void Halo::build(const CartGrid &grid, DevicePack &pack, double range,
 
 void Halo::refresh(DevicePack &pack, std::array<smelt::Array, 3> &coords) {
     bytes_sent_ = 0;
+    const size_t real = dtype_size(coords[0].dtype());
     // Swaps come in (down, up) pairs per axis, as build() made them: both are sent before either
     // is placed, and an axis' ghosts are placed before the next axis forwards them.
     for (size_t p = 0; p + 1 < swaps_.size(); p += 2) {
-        std::vector<char> in[2];
         for (size_t k = 0; k < 2; ++k) {
-            const Swap &s = swaps_[p + k];
-            const std::vector<char> msg = pack_coords(pack, coords, s.list, s.axis, s.shift);
-            bytes_sent_ += int64_t(msg.size());
-            in[k] = mpi::sendrecv(msg, s.dest, s.source, s.tag);
+            Swap &s = swaps_[p + k];
+            const size_t out = s.list.size(), in = size_t(s.recv_count);
+            pack.pack_xyz(coords, s.list, s.axis, s.shift, s.send);
+            s.host_send.resize(3 * out * real);
+            s.host_recv.resize(3 * in * real);
+            read_elements(s.send, 3 * out, s.host_send.data());
+            mpi::sendrecv_known(s.host_send.data(), s.host_send.size(), s.dest, s.host_recv.data(),
+                                s.host_recv.size(), s.source, s.tag);
+            bytes_sent_ += int64_t(s.host_send.size());
         }
         // A swap receives what its source sent the same way (the "down" swap what came down
         // from above) into the slots build() gave it.
         for (size_t k = 0; k < 2; ++k) {
-            const Swap &s = swaps_[p + k];
-            const auto count = size_t(s.recv_count);
-            size_t expected = 0;
-            for (size_t a = 0; a < 3; ++a)
-                expected += count * dtype_size(coords[a].dtype());
-            if (in[k].size() != expected)
-                throw std::logic_error("halo refresh: a neighbour sent " +
-                                       std::to_string(in[k].size()) + " bytes, expected " +
-                                       std::to_string(expected));
-            size_t off = 0;
-            for (size_t a = 0; a < 3; ++a) {
-                write_elements(coords[a], size_t(s.recv_at), in[k].data() + off, count);
-                off += count * dtype_size(coords[a].dtype());
-            }
+            Swap &s = swaps_[p + k];
+            const size_t in = size_t(s.recv_count);
+            if (in == 0) continue;
+            if (s.recv.is_null() || s.recv.size() < 3 * in)
+                s.recv = smelt::Array(coords[0].dtype(), 3 * in, &pack.backend());
+            write_elements(s.recv, 0, s.host_recv.data(), 3 * in);
+            pack.place_xyz(s.recv, in, coords, size_t(s.recv_at));
         }
     }
 }

@@ -11,7 +11,10 @@
 // one particle (a thin periodic grid of two ranks) are two distinct ghosts.
 //
 // refresh() runs at every other step: the same selections (index lists kept on the device) send
-// the current coordinates, in the same axis order, into the same places.
+// the current coordinates, in the same axis order, into the same places. Per direction that is
+// one gather kernel packing x, y, z, one copy to the host, one message (the sizes are known
+// from the build), one copy to the device and one kernel placing them: buffers are kept across
+// steps, so a refresh allocates nothing.
 #pragma once
 
 #include "common/domain/cart_grid.h"
@@ -49,6 +52,9 @@ private:
         double shift = 0.0;  // added to coordinate `axis` of what is sent
         int64_t recv_at = 0; // where the received ghosts go
         int64_t recv_count = 0;
+        // The refresh's packed coordinates, sent and received, on the device and the host.
+        smelt::Array send, recv;
+        std::vector<char> host_send, host_recv;
     };
     std::vector<Swap> swaps_;
     int64_t n_owned_ = 0, n_total_ = 0, bytes_sent_ = 0;

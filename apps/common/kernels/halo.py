@@ -5,11 +5,13 @@ sub-box or lie near its faces, and the gathers that pack them, all on the device
              i with lo <= c[i] < hi, in increasing order, into picked[0 : picked_total[0]]
     pack:    gather_real_shift / gather_int (dst[k] = src[order[k]] (+ shift)), then the host
              stages the packed arrays through MPI.
+    refresh: gather_xyz packs a halo's three coordinates into one array (one copy to the host,
+             one message), place_xyz puts a received one into the ghost slots.
 
 The interval is half open, so a particle on a sub-box face belongs to exactly one side.
 """
 
-from smelt import annotate
+from smelt import annotate, declare
 
 
 @annotate(i='int', c='doublep', double='lo, hi', return_='int')
@@ -39,3 +41,21 @@ def gather_real_shift(i, order, src, dst, shift):
 @annotate(i='int', intp='order, src, dst')
 def gather_int(i, order, src, dst):
     dst[i] = src[order[i]]
+
+
+@annotate(i='int', order='intp', doublep='x, y, z, dst', int='n, axis', shift='double')
+def gather_xyz(i, order, x, y, z, dst, n, axis, shift):
+    """dst = [x | y | z] of order[0:n], `shift` added along `axis` (as gather_real_shift)."""
+    j = declare('int')
+    j = order[i]
+    dst[i] = x[j] + (shift if axis == 0 else 0.0)
+    dst[n + i] = y[j] + (shift if axis == 1 else 0.0)
+    dst[2 * n + i] = z[j] + (shift if axis == 2 else 0.0)
+
+
+@annotate(i='int', doublep='src, x, y, z', int='n, at')
+def place_xyz(i, src, x, y, z, n, at):
+    """x, y, z[at + i] from src = [x | y | z] of n particles (what gather_xyz packed)."""
+    x[at + i] = src[i]
+    y[at + i] = src[n + i]
+    z[at + i] = src[2 * n + i]
