@@ -351,6 +351,19 @@ void NeighborList::invalidate() {
     s_->stale = true;
 }
 
+namespace {
+
+// `a` as an int32 array of n elements, its memory reused when it holds them (an MPI rank's
+// particle count changes at every rebuild); grown with room to spare otherwise.
+void fit(Array &a, size_t n, smelt::Backend *backend) {
+    if (a.is_null() || a.buffer().bytes < n * sizeof(int32_t)) {
+        a = Array(DType::Int32, n + n / 8 + 64, backend);
+    }
+    a.resize(n);
+}
+
+} // namespace
+
 void NeighborList::resize(int64_t n) {
     State &s = *s_;
     s.stale = true;
@@ -359,12 +372,14 @@ void NeighborList::resize(int64_t n) {
     const auto un = static_cast<size_t>(n);
     s.n = n;
     if (s.spec.search == NeighborSearch::Binned) {
-        s.keys = Array(DType::Int32, un, s.backend);
-        s.order = Array(DType::Int32, un, s.backend);
-        s.identity = arange(n, DType::Int32, s.backend);
+        fit(s.keys, un, s.backend);
+        fit(s.order, un, s.backend);
+        // 0, 1, 2, ...: a longer one serves as well (the build copies its first n).
+        if (s.identity.size() < un)
+            s.identity = arange(int64_t(un + un / 8 + 64), DType::Int32, s.backend);
     }
-    s.nbr_count = Array(DType::Int32, un, s.backend);
-    s.nbr_start = Array(DType::Int32, un, s.backend);
+    fit(s.nbr_count, un, s.backend);
+    fit(s.nbr_start, un, s.backend);
     s.saved.clear();   // the displacement rule's positions, reallocated at the next build
     s.by_cell.clear(); // the capped build's positions in cell order, likewise
 }
