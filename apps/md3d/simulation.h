@@ -12,6 +12,7 @@
 #include "md3d/initial_state.h"
 #include "smelt.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -145,7 +146,9 @@ private:
     // ghosts; frames and checkpoints gathered on rank 0.
     void update_domain();
     std::vector<Field> gathered_frame();
-    // "rank 0: 1000 owned, 800 ghosts, 28.8 kB sent per step" (the halo's cost, for the docs).
+    // "rank 0: 1000 owned, 800 ghosts, 28.8 kB sent per step; ms per step: rebuild test ...,
+    // halo refresh ...; ms per rebuild: ..." (the halo's cost, for the docs; a phase's time
+    // includes waiting for kernels queued before it).
     std::string domain_summary() const;
     Checkpoint gathered_save();
 
@@ -177,6 +180,10 @@ private:
         permute_int_;
     std::optional<smelt::Elementwise> walls_;
     smelt::Reduction ke_, pe_sum_, virial_, heat_sum_, px_, py_, pz_;
+    // Wall time in update_domain's phases, for domain_summary.
+    enum class DomainPhase { Test, Refresh, Migrate, List };
+    std::array<double, 4> domain_seconds_{};
+    int64_t domain_updates_ = 0, domain_rebuilds_ = 0;
 };
 
 } // namespace smelt::apps::md3d

@@ -6,15 +6,29 @@
 #include "md3d/domain.h"
 #include "md3d/simulation.h"
 
+#include <chrono>
 #include <cstdio>
 
 namespace smelt::apps::md3d {
 
 void Simulation::update_domain() {
-    if (!domain_->needs_rebuild(pos_, n_local_, neighbors_)) {
+    // Each phase's wall time, for domain_summary; device work queued before a phase that waits
+    // (a read-back) is counted in that phase.
+    auto mark = std::chrono::steady_clock::now();
+    auto lap = [&](DomainPhase p) {
+        const auto now = std::chrono::steady_clock::now();
+        domain_seconds_[size_t(p)] += std::chrono::duration<double>(now - mark).count();
+        mark = now;
+    };
+    ++domain_updates_;
+    const bool rebuild = domain_->needs_rebuild(pos_, n_local_, neighbors_);
+    lap(DomainPhase::Test);
+    if (!rebuild) {
         domain_->refresh();
+        lap(DomainPhase::Refresh);
         return;
     }
+    ++domain_rebuilds_;
     const auto &box = config_.system.box;
     // Into the box on every periodic axis, so ownership is decided by the grid's cuts.
     wrap_(
@@ -25,17 +39,28 @@ void Simulation::update_domain() {
                                 typ_, n_local_);
     for (Array *a : {&force_[0], &force_[1], &force_[2], &pe_, &vir_})
         if (int64_t(a->size()) != n_local_) *a = zeros(size_t(n_local_), real_, backend_);
+    lap(DomainPhase::Migrate);
     const auto &ext = domain_->ext();
     neighbors_.resize(domain_->total());
     neighbors_.build({ext[0], ext[1], ext[2]});
+    lap(DomainPhase::List);
 }
 
 std::string Simulation::domain_summary() const {
     const domain::Halo &h = domain_->halo();
-    char line[160];
-    std::snprintf(line, sizeof line, "rank %d: %lld owned, %lld ghosts, %.1f kB sent per step",
+    const auto ms = [&](DomainPhase p, int64_t per) {
+        return per ? 1e3 * domain_seconds_[size_t(p)] / double(per) : 0.0;
+    };
+    const int64_t refreshes = domain_updates_ - domain_rebuilds_;
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  "rank %d: %lld owned, %lld ghosts, %.1f kB sent per step; ms per step: "
+                  "rebuild test %.3g, halo refresh %.3g; ms per rebuild: migration and halo "
+                  "%.3g, list %.3g",
                   mpi::rank(), (long long)h.owned(), (long long)h.ghosts(),
-                  double(h.bytes_sent()) / 1e3);
+                  double(h.bytes_sent()) / 1e3, ms(DomainPhase::Test, domain_updates_),
+                  ms(DomainPhase::Refresh, refreshes), ms(DomainPhase::Migrate, domain_rebuilds_),
+                  ms(DomainPhase::List, domain_rebuilds_));
     return line;
 }
 
