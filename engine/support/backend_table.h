@@ -66,6 +66,11 @@ const std::vector<BackendRow> &backend_rows();
 // the part of `spec` before its colon ("opencl:1" → opencl, "cpu:x" → cpu); null if none.
 const BackendRow *find_backend_row(const std::string &spec);
 
+// The families in table order, each once: {"cpu", "opencl", "cuda"}, what the apps' `backend`
+// setting and the Python package's engine names choose from; with `work_groups_only`, those of
+// rows with work_groups ({"opencl", "cuda"}).
+std::vector<std::string> backend_families(bool work_groups_only = false);
+
 // The families, as an error message lists them: "cpu, opencl or cuda"; with
 // `work_groups_only`, those of rows with work_groups ("opencl or cuda").
 std::string backend_families_text(const char *last_separator = " or ",
