@@ -6,6 +6,8 @@
 // The rows are read from lowering onwards, so their type and lookups are declared here, in the
 // first stage; the table itself is written in primitives/backend_table.cpp, the first stage that
 // sees every part it names (backends/, codegen/, primitives/). The other types are only named.
+// The lookups here call backend_rows() there: a call into a later stage, which the engine being
+// one library resolves (ARCHITECTURE.md, "Folders and stage order").
 #pragma once
 
 #include <memory>
