@@ -38,7 +38,7 @@ std::shared_ptr<const ast::Module>
 parse_program(std::shared_ptr<const SourceFile> main, const std::vector<std::string> &kernel_path,
               const std::map<std::string, ConstantValue> &constants,
               const std::vector<External> &externals) {
-    types::check_externals(externals);
+    lower::check_externals(externals);
     auto module =
         frontend::load_program(std::move(main), frontend::kernel_search_path(kernel_path));
     frontend::override_constants(*module, constants);
@@ -52,7 +52,7 @@ parse_program(std::shared_ptr<const SourceFile> main, const std::vector<std::str
 std::shared_ptr<ir::Module> build_ir(const ast::Module &module,
                                      const std::vector<KernelRequest> &requests,
                                      const CompileOptions &options) {
-    auto lowered = types::lower_module(module, requests, options);
+    auto lowered = lower::lower_module(module, requests, options);
     if (debug::level() >= 2) debug::dump("ir (lowered)", ir::print(*lowered));
     return ir::run_passes(*lowered, [](const std::string &pass, const ir::Module &m) {
         if (debug::level() >= 2) debug::dump("ir after " + pass, ir::print(m));
@@ -86,7 +86,7 @@ std::vector<Diagnostic> check_functions(const ast::Module &module,
     std::vector<Diagnostic> untyped_errors;
     for (const auto &[name, fn] : fns) {
         DiagnosticSink scratch(module.source);
-        auto declared = types::read_declared_types(*fn, false, scratch);
+        auto declared = lower::read_declared_types(*fn, false, scratch);
         bool typed = true;
         for (size_t k = 0; k < fn->params.size(); ++k)
             typed = typed && (declared.params[k] || declared.defaults[k] ||

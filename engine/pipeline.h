@@ -1,7 +1,7 @@
 // compile(): the stages from kernel text to generated source, in order. Each stage is a pure
 // function of its inputs; SMELT_DEBUG=N dumps stage outputs to stderr (see support/debug.h).
 //
-//   SourceFile → frontend::parse → ast::Module → types::lower_module (infer + build IR)
+//   SourceFile → frontend::parse → ast::Module → lower::lower_module (infer + build IR)
 //              → ir::run_passes (fold, verify) → codegen::emit_module(dialect) → backend
 #pragma once
 

@@ -10,6 +10,7 @@
 
 #include "backends/kernel_loader.h"
 #include "cli/completion.h"
+#include "support/backend_table.h"
 
 #include <CLI/CLI.hpp>
 
@@ -101,7 +102,7 @@ int cli_main(const AppHooks &app, int argc, char **argv) {
     CLI::App *run = cli.add_subcommand("run", "run a simulation");
     run->add_option("config", run_config, "YAML configuration")->required();
     auto *o_backend = run->add_option("--backend", backend, "override `backend`")
-                          ->check(CLI::IsMember({"cpu", "opencl", "cuda"}));
+                          ->check(CLI::IsMember(smelt::backend_families()));
     auto *o_precision = run->add_option("--precision", precision, "override `precision`")
                             ->check(CLI::IsMember({"single", "double"}));
     auto *o_steps = run->add_option("--steps", steps, "override `" + app.steps_key + "`")

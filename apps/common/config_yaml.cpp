@@ -441,8 +441,10 @@ std::string format_number(int64_t v) {
     return std::to_string(v);
 }
 
-std::string require_choice(const ConfigNode &node, std::string_view key,
-                           std::initializer_list<std::string_view> choices) {
+namespace {
+
+template <class Choices>
+std::string choice(const ConfigNode &node, std::string_view key, const Choices &choices) {
     ConfigNode child = node.at(key);
     std::string s = child.as<std::string>();
     if (std::find(choices.begin(), choices.end(), s) == choices.end())
@@ -450,9 +452,26 @@ std::string require_choice(const ConfigNode &node, std::string_view key,
     return s;
 }
 
+} // namespace
+
+std::string require_choice(const ConfigNode &node, std::string_view key,
+                           std::initializer_list<std::string_view> choices) {
+    return choice(node, key, choices);
+}
+
+std::string require_choice(const ConfigNode &node, std::string_view key,
+                           const std::vector<std::string> &choices) {
+    return choice(node, key, choices);
+}
+
 std::string optional_choice(const ConfigNode &node, std::string_view key, std::string_view fallback,
                             std::initializer_list<std::string_view> choices) {
-    return node.has(key) ? require_choice(node, key, choices) : std::string(fallback);
+    return node.has(key) ? choice(node, key, choices) : std::string(fallback);
+}
+
+std::string optional_choice(const ConfigNode &node, std::string_view key, std::string_view fallback,
+                            const std::vector<std::string> &choices) {
+    return node.has(key) ? choice(node, key, choices) : std::string(fallback);
 }
 
 } // namespace smelt::apps

@@ -234,5 +234,10 @@ std::string require_choice(const ConfigNode &node, std::string_view key,
                            std::initializer_list<std::string_view> choices);
 std::string optional_choice(const ConfigNode &node, std::string_view key, std::string_view fallback,
                             std::initializer_list<std::string_view> choices);
+// The same with a set known at run time (the engine's backend families).
+std::string require_choice(const ConfigNode &node, std::string_view key,
+                           const std::vector<std::string> &choices);
+std::string optional_choice(const ConfigNode &node, std::string_view key, std::string_view fallback,
+                            const std::vector<std::string> &choices);
 
 } // namespace smelt::apps

@@ -3,6 +3,7 @@
 
 #include "backends/cpu/cpu_backend.h"
 #include "backends/registry.h"
+#include "support/backend_table.h"
 
 #include <filesystem>
 #include <unistd.h>
@@ -85,20 +86,13 @@ with_run_config_keys(std::initializer_list<std::string_view> app_keys) {
 RunConfig parse_run_config(const ConfigNode &root, const RunDefaults &defaults) {
     RunConfig c;
     c.source = root.source();
-    const std::string backend = optional_choice(root, "backend", "cpu", {"cpu", "opencl", "cuda"});
-    c.backend = backend == "cuda"     ? Backend::Cuda
-                : backend == "opencl" ? Backend::OpenCL
-                                      : Backend::Cpu;
+    c.backend = optional_choice(root, "backend", "cpu", smelt::backend_families());
     c.precision = optional_choice(root, "precision", "double", {"double", "single"}) == "single"
                       ? Precision::Single
                       : Precision::Double;
     c.threads = optional<int>(root, "threads", 0, Range<int>::between(0, 4096));
     c.output = parse_output(root.optional_section("output"), defaults);
     return c;
-}
-
-const char *to_string(Backend b) {
-    return b == Backend::Cuda ? "cuda" : b == Backend::OpenCL ? "opencl" : "cpu";
 }
 
 const char *to_string(Precision p) {
@@ -108,7 +102,7 @@ const char *to_string(Precision p) {
 smelt::Options engine_options(const RunConfig &config) {
     smelt::Options o;
     // One device per rank of an MPI job (device_choice.h); the backend as named otherwise.
-    o.backend = mpi::backend_for_rank(to_string(config.backend));
+    o.backend = mpi::backend_for_rank(config.backend);
     o.precision =
         config.precision == Precision::Single ? smelt::Precision::Single : smelt::Precision::Double;
     return o;
@@ -123,7 +117,7 @@ const char *kernel_form(const smelt::Options &o, const char *cpu_form, const cha
 }
 
 int configure_threads(const RunConfig &config) {
-    if (config.backend != Backend::Cpu) return 0;
+    if (config.backend != "cpu") return 0;
     auto *cpu = dynamic_cast<smelt::cpu::CpuBackend *>(&smelt::get_backend("cpu"));
     if (!cpu) return 0;
     if (config.threads > 0) cpu->set_num_threads(config.threads);
@@ -151,8 +145,8 @@ std::string checkpoint_path(const OutputConfig &o) {
 }
 
 std::string describe_run(const RunConfig &c) {
-    std::string s = std::string("engine       ") + to_string(c.backend) + ", " +
-                    to_string(c.precision) + " precision, threads " +
+    std::string s = "engine       " + c.backend + ", " + to_string(c.precision) +
+                    " precision, threads " +
                     (c.threads ? std::to_string(c.threads) : std::string("all")) + "\n";
     const OutputConfig &o = c.output;
     s += "output       " + o.directory + "/: ";

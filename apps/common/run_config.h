@@ -21,7 +21,6 @@
 
 namespace smelt::apps {
 
-enum class Backend { Cpu, OpenCL, Cuda };
 enum class Precision { Single, Double };
 
 struct OutputConfig {
@@ -41,7 +40,9 @@ struct OutputConfig {
 };
 
 struct RunConfig {
-    Backend backend = Backend::Cpu;
+    // An engine backend family: a family of the engine's backend table (smelt::backend_families(),
+    // engine/support/backend_table.h), so a backend added there is a choice here too.
+    std::string backend = "cpu";
     Precision precision = Precision::Double;
     int threads = 0; // CPU threads; 0 = all
     OutputConfig output;
@@ -66,10 +67,10 @@ with_run_config_keys(std::initializer_list<std::string_view> app_keys);
 // ConfigError for a bad value, an unknown output key, or a format this build cannot write.
 RunConfig parse_run_config(const ConfigNode &root, const RunDefaults &defaults);
 
-const char *to_string(Backend b);
 const char *to_string(Precision p);
 
-// The engine options of a run: backend ("cpu", "opencl", "cuda") and precision.
+// The engine options of a run: backend (the family, or on an MPI job the rank's device of it)
+// and precision.
 smelt::Options engine_options(const RunConfig &config);
 // The backend primitives made with `o` run on: o.backend, else the default one.
 smelt::Backend &backend_of(const smelt::Options &o);

@@ -87,8 +87,8 @@ std::string describe(const Md3dConfig &c) {
         if (c.neighbor.sort_interval > 0 && !mpi::distributed())
             s += format(", particles reordered by cell every %lld steps",
                         (long long)c.neighbor.sort_interval);
-        s += c.neighbor.lists_sorted(c.backend == Backend::Cpu) ? ", lists in index order"
-                                                                : ", lists in cell order";
+        s += c.neighbor.lists_sorted(c.backend == "cpu") ? ", lists in index order"
+                                                         : ", lists in cell order";
     }
     if (mpi::distributed()) {
         const auto d = domain_dims(c, mpi::size());

@@ -26,7 +26,7 @@ NeighborListSpec neighbor_spec(const Md3dConfig &config) {
         CellGrid g = cell_grid(config);
         s.cells = {g.cells[0], g.cells[1], g.cells[2]};
         s.cell_size = {g.size[0], g.size[1], g.size[2]};
-        s.sorted = config.neighbor.lists_sorted(config.backend == Backend::Cpu);
+        s.sorted = config.neighbor.lists_sorted(config.backend == "cpu");
     }
     return s;
 }

@@ -1,6 +1,7 @@
 #include "vortex/config.h"
 
 #include "common/memory_check.h"
+#include "support/backend_table.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -130,21 +131,25 @@ IntegratorConfig parse_integrator(const ConfigNode &integ) {
     return out;
 }
 
-EvaluationConfig parse_evaluation(const ConfigNode &ev, Backend backend) {
+EvaluationConfig parse_evaluation(const ConfigNode &ev, const std::string &backend) {
     ev.expect_keys({"method", "tile"});
     EvaluationConfig out;
     const std::string m = optional_choice(ev, "method", "auto", {"auto", "elementwise", "tiled"});
     out.method = m == "tiled"         ? Method::Tiled
                  : m == "elementwise" ? Method::Elementwise
                                       : Method::Auto;
-    if (out.method == Method::Tiled && backend == Backend::Cpu)
-        ev.fail_at("method", "tiled needs backend opencl or cuda (work-groups and local memory); "
-                             "use elementwise or auto on cpu");
+    // The tiled form shares tiles of vortices through local memory within a work-group.
+    const smelt::BackendRow *row = smelt::find_backend_row(backend);
+    const bool work_groups = row && row->work_groups;
+    if (out.method == Method::Tiled && !work_groups)
+        ev.fail_at("method", "tiled needs backend " + smelt::backend_families_text(" or ", true) +
+                                 " (work-groups and local memory); use elementwise or auto on " +
+                                 backend);
     if (out.method == Method::Elementwise && ev.has("tile"))
-        ev.fail_at("tile", "only used by method tiled (or auto on opencl and cuda)");
+        ev.fail_at("tile", "only used by method tiled (or auto on " +
+                               smelt::backend_families_text(" and ", true) + ")");
     out.tile = optional<int64_t>(ev, "tile", 128, Range<int64_t>::between(1, 1024));
-    out.tiled =
-        out.method == Method::Tiled || (out.method == Method::Auto && backend != Backend::Cpu);
+    out.tiled = out.method == Method::Tiled || (out.method == Method::Auto && work_groups);
     return out;
 }
 

@@ -13,7 +13,7 @@ namespace smelt::cli {
 void add_builtins_command(CLI::App &app) {
     CLI::App *cmd =
         app.add_subcommand("builtins", "Print the kernel language's builtins as a markdown table");
-    cmd->callback([] { std::cout << types::builtin_table_markdown(); });
+    cmd->callback([] { std::cout << lower::builtin_table_markdown(); });
 }
 
 } // namespace smelt::cli

@@ -66,8 +66,8 @@ Dialect make_cuda() {
     d.local_array_space = "__shared__";
     d.array_zero_init = " = {}";
     d.maybe_unused = "[[maybe_unused]]";
-    for (const types::Builtin &b : types::builtin_table())
-        if (b.emit == types::Emit::Dialect && b.cuda) d.gpu_builtins[b.name] = b.cuda;
+    for (const lower::Builtin &b : lower::builtin_table())
+        if (b.emit == lower::Emit::Dialect && b.cuda) d.gpu_builtins[b.name] = b.cuda;
     d.group_barrier = "__syncthreads()";
     d.prelude_head = std::string(kCudaHead) + nvidia_int_minmax();
     d.prelude_atomics = kCudaAtomics;

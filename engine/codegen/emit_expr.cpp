@@ -283,24 +283,24 @@ std::string FunctionEmitter::builtin(const ir::Expr &e) {
         need(4);
         return fn + "(" + args(e.args) + ")";
     }
-    const types::Builtin *b = types::find_builtin(fn);
+    const lower::Builtin *b = lower::find_builtin(fn);
     SMELT_INTERNAL_ASSERT(b, "call of builtin '" << fn << "', which is not in the builtin table");
     switch (b->emit) {
-    case types::Emit::Libm:
+    case lower::Emit::Libm:
         need(size_t(b->min_args));
         SMELT_INTERNAL_ASSERT(scalar_is_float(s) && e.type.elem == s,
                               "math builtin " << fn << " on " << e.args[0]->type.str());
-        return d_.math_function(types::libm_name(*b), s) + "(" + args(e.args) + ")";
-    case types::Emit::Helper:
+        return d_.math_function(lower::libm_name(*b), s) + "(" + args(e.args) + ")";
+    case lower::Emit::Helper:
         need(1);
         if (b->c_name && scalar_is_float(s)) // abs of a float: fabs
             return d_.math_function(b->c_name, s) + "(" + args(e.args) + ")";
-        if (b->typing == types::Typing::BoolOfFloat && !scalar_is_float(s))
+        if (b->typing == lower::Typing::BoolOfFloat && !scalar_is_float(s))
             // An integer is a finite number; still evaluate it once.
             return std::string("((void)") + expr(*e.args[0]) + ", " +
                    (fn == "isfinite" ? "true" : "false") + ")";
         return helper(fn.c_str(), s) + "(" + args(e.args) + ")";
-    case types::Emit::Dialect: {
+    case lower::Emit::Dialect: {
         auto it = d_.gpu_builtins.find(fn);
         SMELT_INTERNAL_ASSERT(it != d_.gpu_builtins.end(),
                               "builtin '" << fn << "' is not available in the " << d_.name
@@ -309,10 +309,10 @@ std::string FunctionEmitter::builtin(const ir::Expr &e) {
         if (e.type.is_void()) return it->second;
         return "((" + d_.type(e.type.elem) + ")" + it->second + ")";
     }
-    case types::Emit::Lowered:
+    case lower::Emit::Lowered:
         // A constant the frontend folds; IR built by other means may still call it, and gets
         // it in the precision the call is typed with.
-        if (b->typing == types::Typing::FloatValue && e.args.empty() && e.type.is_float())
+        if (b->typing == lower::Typing::FloatValue && e.args.empty() && e.type.is_float())
             return float_literal(d_, s, b->value);
         break;
     }

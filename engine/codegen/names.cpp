@@ -13,7 +13,7 @@ namespace {
 // Keywords of C11, C++20, OpenCL C and CUDA; type and macro names the dialects' headers
 // define; the GPU functions generated code calls. The kernel builtins a dialect predefines and
 // the math functions generated code calls come from the builtin table
-// (types::builtin_reserved_c_names). A user variable may shadow any other library function (we
+// (lower::builtin_reserved_c_names). A user variable may shadow any other library function (we
 // never call it), so those are not listed.
 const char *const kReserved[] = {
     // C
@@ -62,7 +62,7 @@ const std::unordered_set<std::string> &reserved_set() {
         for (const char *b : vec_bases)
             for (int n : {2, 3, 4, 8, 16})
                 s.insert(std::string(b) + std::to_string(n));
-        for (const std::string &n : types::builtin_reserved_c_names())
+        for (const std::string &n : lower::builtin_reserved_c_names())
             s.insert(n);
         return s;
     }();

@@ -97,8 +97,8 @@ Dialect make_opencl() {
     d.array_zero_init = " = {0}";
     d.maybe_unused = "__attribute__((unused))";
     d.f32_math_suffix = "";
-    for (const types::Builtin &b : types::builtin_table())
-        if (b.emit == types::Emit::Dialect && b.opencl) d.gpu_builtins[b.name] = b.opencl;
+    for (const lower::Builtin &b : lower::builtin_table())
+        if (b.emit == lower::Emit::Dialect && b.opencl) d.gpu_builtins[b.name] = b.opencl;
     d.group_barrier = "barrier(CLK_LOCAL_MEM_FENCE)";
     d.f64_enable = kOpenClFp64;
     // NVIDIA's OpenCL compiles through ptxas, with CUDA's min/max bug; its builds define

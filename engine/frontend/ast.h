@@ -188,7 +188,7 @@ struct Module {
     // On the main file only: the other files of the program, in the order they were found.
     std::vector<std::shared_ptr<const Module>> imported_modules;
     // On the main file only: the external functions every kernel of the program may call
-    // (ProgramOptions::externals), checked by types::check_externals.
+    // (ProgramOptions::externals), checked by lower::check_externals.
     std::vector<External> externals;
 
     // This file's own definitions (the last one of a name wins, as in Python).

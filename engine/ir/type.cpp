@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-namespace smelt {
+namespace smelt::ir {
 
 namespace {
 
@@ -192,4 +192,4 @@ Type demote_to_single(const Type &t) {
     return out;
 }
 
-} // namespace smelt
+} // namespace smelt::ir

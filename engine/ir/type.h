@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace smelt {
+namespace smelt::ir {
 
 enum class Scalar : uint8_t { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
 
@@ -84,5 +84,23 @@ Scalar promote(Scalar a, Scalar b);
 
 // Single-precision switch: f64 → f32 everywhere in a type.
 Type demote_to_single(const Type &t);
+
+} // namespace smelt::ir
+
+namespace smelt {
+
+// The types are the vocabulary of every later stage and of the public API (smelt.h's Value and
+// Arg name Scalar), so they are also names of smelt itself.
+using ir::AddrSpace;
+using ir::demote_to_single;
+using ir::parse_type_name;
+using ir::promote;
+using ir::Scalar;
+using ir::scalar_bits;
+using ir::scalar_is_float;
+using ir::scalar_is_integer;
+using ir::scalar_is_signed;
+using ir::scalar_name;
+using ir::Type;
 
 } // namespace smelt

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <sstream>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 namespace {
 
@@ -275,4 +275,4 @@ std::optional<DeclaredLocal> parse_declare_string(const std::string &text, bool 
     return out;
 }
 
-} // namespace smelt::types
+} // namespace smelt::lower

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 struct DeclaredTypes {
     std::vector<std::optional<Type>> params; // nullopt: not annotated in the source
@@ -37,4 +37,4 @@ struct DeclaredLocal {
 std::optional<DeclaredLocal> parse_declare_string(const std::string &text, bool single,
                                                   const ast::Module &module, std::string &error);
 
-} // namespace smelt::types
+} // namespace smelt::lower

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 namespace {
 
@@ -374,4 +374,4 @@ std::string builtin_table_markdown() {
     return out;
 }
 
-} // namespace smelt::types
+} // namespace smelt::lower

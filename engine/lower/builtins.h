@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 // What a builtin is, for grouping and for the rules that hang on it.
 enum class BuiltinKind {
@@ -107,4 +107,4 @@ std::vector<std::string> builtin_reserved_c_names();
 // The Builtins section of docs/LANGUAGE.md: a markdown table, one line per row.
 std::string builtin_table_markdown();
 
-} // namespace smelt::types
+} // namespace smelt::lower

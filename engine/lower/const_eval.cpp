@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 namespace {
 
@@ -138,4 +138,4 @@ bool fold_compare(const std::string &op, ConstValue a, ConstValue b) {
     return x != y;
 }
 
-} // namespace smelt::types
+} // namespace smelt::lower

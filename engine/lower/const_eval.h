@@ -7,7 +7,7 @@
 #include <string>
 #include <variant>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 using ConstValue = std::variant<int64_t, double>;
 
@@ -25,4 +25,4 @@ inline double as_double(ConstValue v) {
                                               : std::get<double>(v);
 }
 
-} // namespace smelt::types
+} // namespace smelt::lower

@@ -8,7 +8,7 @@
 #include <cctype>
 #include <set>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 namespace {
 
@@ -91,4 +91,4 @@ bool external_available(const External &x, const std::string &backend) {
            x.backends.end();
 }
 
-} // namespace smelt::types
+} // namespace smelt::lower

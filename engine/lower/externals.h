@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 // UsageError naming the external and the field for a declaration that cannot be used: a name
 // that is no Python identifier or is declared twice, a C name that is no C identifier, a type
@@ -28,4 +28,4 @@ Type external_type(const std::string &name);
 // for any backend).
 bool external_available(const External &x, const std::string &backend);
 
-} // namespace smelt::types
+} // namespace smelt::lower

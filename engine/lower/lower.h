@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 // Types the requested functions and every function they call (one specialisation per distinct
 // argument-type list), and builds their IR. Requested functions keep their names; further
@@ -18,4 +18,4 @@ std::shared_ptr<ir::Module> lower_module(const ast::Module &module,
                                          const std::vector<KernelRequest> &requests,
                                          const CompileOptions &options);
 
-} // namespace smelt::types
+} // namespace smelt::lower

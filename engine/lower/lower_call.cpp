@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 namespace {
 
@@ -229,4 +229,4 @@ TExpr FunctionLowerer::builtin_call(const ast::Expr &e, const Builtin &info) {
     fail(e.loc, "unsupported builtin '" + name + "'");
 }
 
-} // namespace smelt::types
+} // namespace smelt::lower

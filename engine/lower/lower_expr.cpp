@@ -3,7 +3,7 @@
 #include "lower/lowering.h"
 #include "support/backend_table.h"
 
-namespace smelt::types {
+namespace smelt::lower {
 
 namespace {
 
@@ -398,4 +398,4 @@ TExpr FunctionLowerer::expr(const ast::Expr &e) {
     fail(e.loc, "this expression is not supported in kernels");
 }
 
-} // namespace smelt::types
+} // namespace smelt::lower

@@ -3,7 +3,7 @@
 #include "lower/externals.h"
 #include "lower/lowering.h"
 
-namespace smelt::types {
+namespace smelt::lower {
 
 namespace {
 
@@ -43,4 +43,4 @@ TExpr FunctionLowerer::external_call(const ast::Expr &e, const External &x) {
         ir::Expr::external_call(x.emitted_name(), external_type(x.result), std::move(args), e.loc)};
 }
 
-} // namespace smelt::types
+} // namespace smelt::lower

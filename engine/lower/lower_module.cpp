@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <functional>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 namespace {
 
@@ -462,4 +462,4 @@ std::shared_ptr<ir::Module> lower_module(const ast::Module &module,
     return lowerer.result();
 }
 
-} // namespace smelt::types
+} // namespace smelt::lower

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 namespace {
 
@@ -388,4 +388,4 @@ bool FunctionLowerer::slice_statement(const ast::Stmt &s, ir::Block &out) {
     return true;
 }
 
-} // namespace smelt::types
+} // namespace smelt::lower

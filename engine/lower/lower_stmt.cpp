@@ -3,7 +3,7 @@
 #include "lower/builtins.h"
 #include "lower/lowering.h"
 
-namespace smelt::types {
+namespace smelt::lower {
 
 namespace {
 
@@ -347,4 +347,4 @@ void FunctionLowerer::stmt(const ast::Stmt &s, ir::Block &out) {
     }
 }
 
-} // namespace smelt::types
+} // namespace smelt::lower

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace smelt::types {
+namespace smelt::lower {
 
 // A typed expression. `weak` marks an untyped numeric literal (always a Const whose type is
 // long or the default float): it takes the type of whatever it meets (x[i] * 2.0 stays float).
@@ -235,4 +235,4 @@ private:
     std::vector<ir::ExternalDecl> externals_;              // called, in first-call order
 };
 
-} // namespace smelt::types
+} // namespace smelt::lower

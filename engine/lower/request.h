@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace smelt {
+namespace smelt::lower {
 
 enum class Precision : uint8_t { Double, Single };
 
@@ -39,5 +39,16 @@ struct CompileOptions {
     std::string backend = "cpu"; // decides which builtins are allowed (LID_0 etc. not on cpu)
     std::shared_ptr<const LoopEntry> loop_entry; // set by LoopFunction only
 };
+
+} // namespace smelt::lower
+
+namespace smelt {
+
+// What every stage from lowering on is asked for, and Precision is the public API's
+// (Options::precision): also names of smelt itself.
+using lower::CompileOptions;
+using lower::KernelRequest;
+using lower::LoopEntry;
+using lower::Precision;
 
 } // namespace smelt

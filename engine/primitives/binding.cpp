@@ -14,7 +14,7 @@ std::vector<std::optional<Type>> declared_param_types(const ast::Module &module,
     // Problems in the annotations are reported by build_ir, with their locations; here an
     // unreadable annotation simply counts as none.
     DiagnosticSink scratch(module.source);
-    return types::read_declared_types(fn, false, scratch).params;
+    return lower::read_declared_types(fn, false, scratch).params;
 }
 
 namespace {

@@ -6,6 +6,8 @@
 // The rows are read from lowering onwards, so their type and lookups are declared here, in the
 // first stage; the table itself is written in primitives/backend_table.cpp, the first stage that
 // sees every part it names (backends/, codegen/, primitives/). The other types are only named.
+// The lookups here call backend_rows() there: a call into a later stage, which the engine being
+// one library resolves (ARCHITECTURE.md, "Folders and stage order").
 #pragma once
 
 #include <memory>
@@ -68,6 +70,11 @@ const std::vector<BackendRow> &backend_rows();
 // The row of a backend spec: the row named (or aliased) so, else the first row whose family is
 // the part of `spec` before its colon ("opencl:1" → opencl, "cpu:x" → cpu); null if none.
 const BackendRow *find_backend_row(const std::string &spec);
+
+// The families in table order, each once: {"cpu", "opencl", "cuda"}, what the apps' `backend`
+// setting and the Python package's engine names choose from; with `work_groups_only`, those of
+// rows with work_groups ({"opencl", "cuda"}).
+std::vector<std::string> backend_families(bool work_groups_only = false);
 
 // The families, as an error message lists them: "cpu, opencl or cuda"; with
 // `work_groups_only`, those of rows with work_groups ("opencl or cuda").

@@ -3,6 +3,7 @@
 #include "backends/registry.h"
 #include "cache/disk_cache.h"
 #include "py_module.h"
+#include "support/backend_table.h"
 
 #include <pybind11/stl.h>
 
@@ -196,6 +197,21 @@ void bind_arrays(py::module_ &m) {
         std::vector<std::tuple<std::string, bool, std::string>> out;
         for (const auto &b : list_backends())
             out.emplace_back(b.name, b.available, b.note);
+        return out;
+    });
+    // The backend table's rows (support/backend_table.h), in its order, with the facts the
+    // Python package asks: smelt.backends derives its backend names from them.
+    m.def("backend_rows", [] {
+        py::list out;
+        for (const BackendRow &r : backend_rows()) {
+            py::dict row;
+            row["name"] = r.name;
+            row["family"] = r.family;
+            row["alias"] = r.alias ? py::object(py::str(r.alias)) : py::object(py::none());
+            row["takes_device"] = r.takes_device;
+            row["work_groups"] = r.work_groups;
+            out.append(row);
+        }
         return out;
     });
     // Empties the on-disk kernel cache (what `smelt cache clear` does); smelt.parpy.clear_cache.

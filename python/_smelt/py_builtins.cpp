@@ -11,14 +11,14 @@ void bind_builtins(py::module_ &m) {
         "builtins",
         [] {
             py::list rows;
-            for (const types::Builtin &b : types::builtin_table()) {
+            for (const lower::Builtin &b : lower::builtin_table()) {
                 py::dict row;
                 row["name"] = b.name;
                 row["is_name"] = b.is_name(); // a value (pi, LID_0), not a function
                 row["min_args"] = b.min_args;
                 row["max_args"] = b.max_args; // -1: any number
                 // "purepy": smelt.purepy defines it; "python": Python's builtin of that name.
-                row["cpython"] = b.cpython == types::CPython::Purepy ? "purepy" : "python";
+                row["cpython"] = b.cpython == lower::CPython::Purepy ? "purepy" : "python";
                 row["doc"] = b.doc;
                 rows.append(row);
             }

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _ops
 from . import _smelt
+from . import backends as _backends
 from . import config as _config
 from . import errors
 from .profile import record as _record
@@ -425,7 +426,7 @@ def _wrap_one(x, backend):
         return _moved(x, backend)
     if not isinstance(x, np.ndarray):
         raise errors.UsageError("wrap: expected NumPy arrays, not %s" % type(x).__name__)
-    if (x.dtype == np.float64 and backend in ("opencl", "cuda")
+    if (x.dtype == np.float64 and _backends.on_device(backend)
             and not _config.get_config().use_double):
         # Compyle's rule: with use_double off, float arrays go to a GPU as float32 (a copy,
         # which .data then holds), so single-precision kernels take them.

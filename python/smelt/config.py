@@ -33,20 +33,28 @@ and ``use_double`` is True (Compyle computes in float on GPUs unless asked). Bot
 in Compyle.
 
 Backend names: 'cython', 'openmp', 'cpu' → the engine's CPU backend (C++ with OpenMP;
-'cython' honours use_openmp); 'serial' or 'cpu:serial' → one thread; 'opencl', 'cuda' → those
-engine backends when this build has them; 'python' → CPython on NumPy arrays (the oracle).
+'cython' honours use_openmp); 'serial' or 'cpu:serial' → one thread; the names of the engine's
+other backend rows ('opencl', 'cuda') → those backends when this build has them; 'python' →
+CPython on NumPy arrays (the oracle). The names come from the engine's backend table
+(smelt.backends), so without the compiled engine only the CPU names and 'python' are known.
 """
 
 import contextlib
 import copy
 
+from . import backends as _backends
+
 __all__ = ["Config", "get_config", "set_config", "use_config", "get_backend", "engine_backend",
            "array_backend", "backend_available", "available_backends"]
 
-_CPU_NAMES = ("cython", "openmp", "cpu", "omp")
-_SERIAL_NAMES = ("serial", "cpu:serial")
-_GPU_NAMES = ("opencl", "cuda")
-KNOWN_BACKENDS = _CPU_NAMES + _SERIAL_NAMES + _GPU_NAMES + ("python",)
+KNOWN_BACKENDS = _backends.known_names()
+
+
+def _check_known(name):
+    """ValueError unless `name` names a backend. Without the compiled engine there is no table
+    to check the engine's names against: they are accepted, and using one needs the engine."""
+    if _backends.ROWS and name not in KNOWN_BACKENDS:
+        raise ValueError("unknown backend %r (known: %s)" % (name, ", ".join(KNOWN_BACKENDS)))
 
 
 class Config:
@@ -83,8 +91,8 @@ class Config:
     @staticmethod
     def _check(name, value):
         """`value` for option `name` (validated; ValueError when it cannot be)."""
-        if name == "backend" and value is not None and value not in KNOWN_BACKENDS:
-            raise ValueError("unknown backend %r (known: %s)" % (value, ", ".join(KNOWN_BACKENDS)))
+        if name == "backend" and value is not None:
+            _check_known(value)
         if name == "omp_schedule":
             value = tuple(value)
             if len(value) != 2 or str(value[0]).lower() not in ("static", "dynamic", "guided"):
@@ -165,8 +173,7 @@ def get_backend(backend=None):
         if cfg.backend is not None:
             return cfg.backend
         return "cuda" if cfg.use_cuda else "opencl" if cfg.use_opencl else "cython"
-    if backend not in KNOWN_BACKENDS:
-        raise ValueError("unknown backend %r (known: %s)" % (backend, ", ".join(KNOWN_BACKENDS)))
+    _check_known(backend)
     return backend
 
 
@@ -178,14 +185,15 @@ def _engine_status():
 def backend_available(backend):
     """True when primitives can run on `backend` in this build and on this machine."""
     backend = get_backend(backend)
-    if backend == "python" or backend in _CPU_NAMES or backend in _SERIAL_NAMES:
+    if backend == "python" or _backends.family(backend) == _backends.HOST:
         return True
     return _engine_status().get(backend, (False, ""))[0]
 
 
 def available_backends():
-    """The backends that work here, one name each ('cython' stands for every CPU spelling)."""
-    return [b for b in ("cython", "serial", "opencl", "cuda", "python") if backend_available(b)]
+    """The backends that work here, one name per engine row ('cython' stands for every spelling
+    of the OpenMP CPU row, 'serial' for the one-thread row), then 'python'."""
+    return [b for b in _backends.listed_names() if backend_available(b)]
 
 
 def _check_available(name):
@@ -201,19 +209,22 @@ def engine_backend(backend):
     backend = get_backend(backend)
     if backend == "python":
         return None
-    if backend in _SERIAL_NAMES:
+    if backend == "cython" and not _current.use_openmp:
         return "cpu:serial"
-    if backend in _CPU_NAMES:
-        return "cpu:serial" if backend == "cython" and not _current.use_openmp else "cpu"
-    _check_available(backend)
-    return backend
+    name = _backends.COMPYLE_NAMES.get(backend, backend)
+    row = _backends.row(name)
+    if _backends.family(name) == _backends.HOST:
+        return row["name"] if row else name  # the CPU backend is in every build
+    _check_available(name)
+    return name
 
 
 def array_backend(backend):
     """The engine backend arrays for `backend` live on: every CPU flavour (and 'python') shares
     the "cpu" backend's host memory."""
     backend = get_backend(backend)
-    if backend in _GPU_NAMES:
+    family = _backends.family(backend)
+    if family is not None and family != _backends.HOST:
         _check_available(backend)
-        return backend
-    return "cpu"
+        return family
+    return _backends.HOST

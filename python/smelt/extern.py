@@ -19,18 +19,21 @@ the kernel, as it finds module constants:
 
 Signatures are written ``"(double, int) -> double"`` (``"(doublep, long)"`` returns nothing)
 or given as ``(params, result)`` with type names, smelt type objects or NumPy dtypes.
-Backends are named 'cpu', 'opencl' and 'cuda' here (``code(backend)`` is called with those).
+Backends are named by their family in the engine's backend table here: 'cpu', 'opencl', 'cuda'
+(``code(backend)`` is called with those; smelt.backends).
 """
 
 import numbers
 
 import numpy as np
 
+from . import backends as _backends
 from . import errors
 
 __all__ = ["Extern", "External", "external", "signature_of", "declarations"]
 
-BACKENDS = ("cpu", "opencl", "cuda")
+# The engine's backend families (smelt.backends; empty without the compiled engine).
+BACKENDS = _backends.families()
 
 _PY_TYPES = {float: "double", int: "long", bool: "bool"}
 
@@ -136,11 +139,12 @@ def external(name, signature=None, header=None, backends=None, c_name=None, code
 
 
 def _backend_name(b):
-    """'cpu', 'opencl' or 'cuda' for a backend name (Compyle's CPU names included)."""
-    name = {"cython": "cpu", "openmp": "cpu", "omp": "cpu", "serial": "cpu",
-            "cpu:serial": "cpu"}.get(b, b)
-    if name not in BACKENDS:
-        raise errors.UsageError("external: unknown backend %r (cpu, opencl or cuda)" % (b,))
+    """The family ('cpu', 'opencl', 'cuda') of a backend name (Compyle's CPU names included).
+    Without the compiled engine there is no table to check the name against."""
+    name = _backends.family(b) or b
+    if _backends.ROWS and name not in BACKENDS:
+        raise errors.UsageError("external: unknown backend %r (%s)"
+                                % (b, _backends.text(BACKENDS)))
     return name
 
 
@@ -251,7 +255,8 @@ def declarations(externs):
             backends = [b for b in backends if b in [_backend_name(x) for x in explicit]]
         if not backends:
             raise errors.UsageError("external %s exists on no backend (its code() raises "
-                                    "NotImplementedError for cpu, opencl and cuda)" % name)
+                                    "NotImplementedError for %s)"
+                                    % (name, _backends.text(BACKENDS, " and ")))
         if len(backends) == len(BACKENDS):
             backends = []
         c_name = getattr(ext, "c_name", None) or name

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from ._engine import HAVE_ENGINE
+from . import backends as _backends
 from . import config as _config
 from ._source import function_of, program_for
 from .errors import BackendUnavailableError
@@ -80,11 +81,12 @@ class Kernel(_Primitive):
 
     def _config_key(self):
         key = super()._config_key()
-        if key[0] not in ("opencl", "cuda"):
+        if not _backends.work_groups(key[0]):
             raise BackendUnavailableError(
-                "Kernel needs the 'opencl' or 'cuda' backend (work groups and local memory exist "
-                "only there); backend %r runs on the engine's CPU backend: use Elementwise"
-                % key[0])
+                "Kernel needs the %s backend (work groups and local memory exist only there); "
+                "backend %r has none: use Elementwise"
+                % (_backends.text(["'%s'" % f for f in _backends.work_group_families()]),
+                   key[0]))
         return key
 
     def _build(self):

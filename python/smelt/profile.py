@@ -19,6 +19,8 @@ import contextlib
 import functools
 import time
 
+from . import backends
+
 __all__ = ["get_profile_info", "print_profile", "reset_profile", "profile_ctx", "profile",
            "ProfileContext", "profile2csv", "profile_kernel", "named_profile"]
 
@@ -173,6 +175,6 @@ def _synchronize(backend):
         engine = config.engine_backend(backend)
     except Exception:  # a backend this build lacks: nothing of ours can be queued there
         return
-    if engine in ("opencl", "cuda"):
+    if backends.on_device(engine):
         from . import _smelt
         _smelt.synchronize(engine)

@@ -29,6 +29,7 @@ import math
 import numpy as np
 
 from . import _cpython
+from . import backends as _backends
 from . import config as _config
 from . import errors
 from ._source import function_of
@@ -342,14 +343,15 @@ class CompiledCLFunc:
         self._check_readonly()
         self._launches = [_Launch(fd, k, self._rewrite) for k, fd in enumerate(self.func_descs)]
         self._python = self._engine is None
-        kind = (self._engine or "").split(":")[0]
         for launch in self._launches:
-            if launch.kernel and not self._python and kind not in ("opencl", "cuda"):
+            if launch.kernel and not self._python and not _backends.work_groups(self._engine):
                 raise errors.BackendUnavailableError(
                     "%s uses %s, so it runs as a low-level Kernel with work-groups, which exist "
-                    "only on the 'opencl' and 'cuda' backends, not on %r ('python' runs it in "
-                    "CPython)" % (launch.fd.func_name, "local memory" if launch.fd.local_args
-                                  else "a barrier", self.backend))
+                    "only on the %s backends, not on %r ('python' runs it in CPython)"
+                    % (launch.fd.func_name, "local memory" if launch.fd.local_args
+                       else "a barrier",
+                       _backends.text(["'%s'" % f for f in _backends.work_group_families()],
+                                      " and "), self.backend))
         self.kernel_text = ""
         self._program = None
         self._typed = None

@@ -6,7 +6,8 @@ import argparse
 import atexit
 import inspect
 
-from .config import get_config
+from . import backends as _backends
+from .config import Config, get_config
 from .profile import print_profile
 
 __all__ = ["getsourcelines", "getsource", "ArgumentParser"]
@@ -34,7 +35,8 @@ def getsource(obj):
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse.ArgumentParser with Compyle's options ``-b/--backend {cython,opencl,cuda}``,
+    """argparse.ArgumentParser with Compyle's options ``-b/--backend {cython,opencl,cuda}``
+    (cython, and the engine's backends with device memory: smelt.backends.device_families()),
     ``--openmp``, ``--use-double``, ``--suppress-warnings`` and ``--profile``; parsing sets them
     on ``get_config()`` (``--profile`` also prints the profile at exit).
 
@@ -45,7 +47,8 @@ class ArgumentParser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.add_argument("-b", "--backend", action="store", dest="backend", default="cython",
-                          choices=["cython", "opencl", "cuda"], help="Choose the backend.")
+                          choices=["cython"] + list(_backends.device_families()),
+                          help="Choose the backend.")
         self.add_argument("--openmp", action="store_true", dest="openmp", default=False,
                           help="Use OpenMP.")
         self.add_argument("--use-double", action="store_true", dest="use_double", default=False,
@@ -61,10 +64,14 @@ class ArgumentParser(argparse.ArgumentParser):
         cfg.use_openmp = options.openmp
         cfg.use_double = options.use_double or options.backend == "cython"
         cfg.suppress_warnings = options.suppress_warnings
-        if options.backend == "opencl":
-            cfg.use_opencl = True
-        if options.backend == "cuda":
-            cfg.use_cuda = True
+        if options.backend != "cython":
+            # Compyle's flags for its GPU backends (use_opencl, use_cuda), which its programs
+            # read; a backend without one is chosen by name.
+            flag = "use_" + options.backend
+            if flag in Config._DEFAULTS:
+                setattr(cfg, flag, True)
+            else:
+                cfg.backend = options.backend
         if options.profile and not self.profile_registered:
             cfg.profile = True
             atexit.register(print_profile)

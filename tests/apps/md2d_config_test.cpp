@@ -116,7 +116,7 @@ TEST(Md2dConfig, DefaultsOfAMinimalConfig) {
     EXPECT_EQ(c.output.h5md, SMELT_APPS_HAVE_HDF5 != 0);
     EXPECT_FALSE(c.output.vtk);
     EXPECT_TRUE(c.output.csv);
-    EXPECT_EQ(c.backend, Backend::Cpu);
+    EXPECT_EQ(c.backend, "cpu");
     EXPECT_EQ(c.precision, Precision::Double);
     EXPECT_EQ(c.threads, 0);
     EXPECT_EQ(c.source.file, "minimal.yaml");
@@ -153,7 +153,7 @@ output:
   progress: false
 )";
     Md2dConfig c = load_md2d_config_string(text, "all.yaml");
-    EXPECT_EQ(c.backend, Backend::Cuda);
+    EXPECT_EQ(c.backend, "cuda");
     EXPECT_EQ(c.precision, Precision::Single);
     EXPECT_EQ(c.threads, 3);
     EXPECT_EQ(c.system.lattice.kind, LatticeKind::Triangular);

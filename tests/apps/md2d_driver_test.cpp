@@ -155,6 +155,10 @@ TEST(Md2dBinary, HelpVersionAndUsageErrors) {
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.output.find("run"), std::string::npos);
     EXPECT_NE(r.output.find("check"), std::string::npos);
+    // The --backend choices are the engine's backend families (support/backend_table.h).
+    r = run_process(md2d() + " run --help");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.output.find("--backend TEXT:{cpu,opencl,cuda}"), std::string::npos) << r.output;
     r = run_process(md2d() + " --version");
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.output.find(SMELT_VERSION), std::string::npos);

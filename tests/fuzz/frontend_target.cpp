@@ -29,7 +29,7 @@ void compile_each_function(const ast::Module &module) {
         if (!fn->errors.empty()) continue;
         KernelRequest request{fn->name, {}, {}};
         DiagnosticSink scratch(module.source);
-        auto declared = types::read_declared_types(*fn, false, scratch);
+        auto declared = lower::read_declared_types(*fn, false, scratch);
         if (!scratch.diagnostics().empty()) continue;
         for (size_t k = 0; k < fn->params.size(); ++k)
             if (!declared.params[k])

@@ -8,8 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace smelt {
 namespace {
@@ -30,6 +32,20 @@ TEST(BackendTable, SpecsFindTheirRow) {
     EXPECT_EQ(row_name(""), "(none)");
     EXPECT_EQ(backend_families_text(), "cpu, opencl or cuda");
     EXPECT_EQ(backend_families_text(" or ", true), "opencl or cuda");
+}
+
+TEST(BackendTable, FamiliesAreTheRowsFamiliesOnceEach) {
+    using Names = std::vector<std::string>;
+    EXPECT_EQ(backend_families(), (Names{"cpu", "opencl", "cuda"}));
+    EXPECT_EQ(backend_families(true), (Names{"opencl", "cuda"}));
+    // Every row's family is listed, once, and the work-group list has exactly the families of
+    // the rows with work-groups.
+    const Names all = backend_families(), groups = backend_families(true);
+    for (const BackendRow &row : backend_rows()) {
+        SCOPED_TRACE(row.name);
+        EXPECT_EQ(std::count(all.begin(), all.end(), row.family), 1);
+        EXPECT_EQ(std::count(groups.begin(), groups.end(), row.family), row.work_groups ? 1 : 0);
+    }
 }
 
 TEST(BackendTable, RowsAgreeWithWhatTheyMake) {

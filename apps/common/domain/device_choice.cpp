@@ -3,6 +3,7 @@
 #include "common/domain/mpi_env.h"
 
 #include "backends/registry.h"
+#include "support/backend_table.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,14 +11,15 @@
 namespace smelt::apps::mpi {
 
 std::string backend_for_rank(const std::string &backend) {
-    if (!distributed() || backend.empty() || backend.rfind("cpu", 0) == 0) return backend;
-    if (backend.find(':') != std::string::npos) return backend; // a device already named
-    if (backend != "cuda" && backend != "opencl") return backend;
+    if (!distributed() || backend.find(':') != std::string::npos) return backend; // device named
+    // Only the backends whose rows take a device (NAME:DEVICE) have one to pick.
+    const smelt::BackendRow *row = smelt::find_backend_row(backend);
+    if (!row || !row->takes_device || backend != row->name) return backend;
     if (backend == "cuda") {
         const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
         if (visible && *visible && std::string(visible).find(',') == std::string::npos)
             return "cuda:0";
-    } else if (const char *d = std::getenv("SMELT_OPENCL_DEVICE"); d && *d) {
+    } else if (const char *d = std::getenv("SMELT_OPENCL_DEVICE"); backend == "opencl" && d && *d) {
         return backend;
     }
     // Round robin over the node's devices: more ranks than GPUs share them, and a CPU OpenCL

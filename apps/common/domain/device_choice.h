@@ -7,8 +7,9 @@
 
 namespace smelt::apps::mpi {
 
-// The engine's backend name for `backend` ("cpu", "opencl", "cuda") on this rank: unchanged on
-// one rank, on the CPU, or when the user chose the device (SMELT_OPENCL_DEVICE; a
+// The engine's backend name for `backend` (a backend family: "cpu", "opencl", "cuda") on this
+// rank: unchanged on one rank, for a backend whose table row takes no device (the CPU), or when
+// the user chose the device (SMELT_OPENCL_DEVICE; a
 // CUDA_VISIBLE_DEVICES of one device, as some launchers set per rank, which is then cuda:0);
 // else "NAME:<local rank modulo the backend's devices>" (smelt::device_count: more ranks than
 // GPUs on a node share them round robin).

@@ -5,6 +5,7 @@ import numbers
 
 import numpy as np
 
+from .. import backends as _backends
 from .. import errors
 from .types import CompileBackend, ElemSize, LoopPar
 
@@ -182,7 +183,7 @@ def resolve_backend(opts):
             "CompileBackend.Metal: Smelt has no Metal backend (use Cuda, OpenCL, Cpu or Auto)")
     if backend is not CompileBackend.Auto:
         name = _ENGINE_NAME[backend]
-        if name in ("cuda", "opencl"):
+        if _backends.on_device(name):  # the CPU is in every build
             ok, note = _engine_status().get(name, (False, "unknown to the engine"))
             if opts.verbose_backend_resolution:
                 print("parpy: backend %s %s" % (backend.name, "is available" if ok else
