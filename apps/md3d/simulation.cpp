@@ -27,6 +27,7 @@ NeighborListSpec neighbor_spec(const Md3dConfig &config) {
         s.cells = {g.cells[0], g.cells[1], g.cells[2]};
         s.cell_size = {g.size[0], g.size[1], g.size[2]};
         s.sorted = config.neighbor.lists_sorted(config.backend == Backend::Cpu);
+        s.half = config.neighbor.newton_on(config.backend == Backend::Cpu);
     }
     return s;
 }
@@ -58,6 +59,8 @@ std::unique_ptr<Md3dDomain> make_domain(const Md3dConfig &config, const smelt::P
 // Along a decomposed axis the list sees ghosts with their images, not the minimum image.
 NeighborListSpec local_neighbor_spec(const Md3dConfig &config, const Md3dDomain *domain) {
     NeighborListSpec s = neighbor_spec(config);
+    // Ghosts get no forces back (no reverse communication): full lists on every rank.
+    if (domain) s.half = false;
     if (domain)
         for (int a = 0; a < 3; ++a)
             if (domain->grid().decomposed(a)) s.periodic_axes[size_t(a)] = false;
@@ -88,6 +91,10 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
       py_(&physics, "a+b", "momentum_y_map", DType::Float64, "0", options_),
       pz_(&physics, "a+b", "momentum_z_map", DType::Float64, "0", options_) {
     if (!config.all_periodic()) walls_.emplace(physics, "apply_walls", options_);
+    if (neighbors_.spec().half) {
+        newton_forces_.emplace(physics, "compute_forces_newton", options_);
+        newton_.emplace(physics, options_, n_local_, real_);
+    }
     if (domain_) local_periodic_ = domain_->local_mask();
     const auto n = static_cast<size_t>(n_local_);
     for (auto *set : {&pos_, &vel_, &force_})
@@ -268,28 +275,58 @@ void Simulation::compute_forces() {
         neighbors_.update({pos_[0], pos_[1], pos_[2]});
     // With a domain: the owned particles' forces from the positions and types with ghosts.
     const std::array<Array, 3> &x = domain_ ? domain_->ext() : pos_;
-    forces_(n_local_, {x[0],
-                       x[1],
-                       x[2],
-                       force_[0],
-                       force_[1],
-                       force_[2],
-                       pe_,
-                       vir_,
-                       neighbors_.start(),
-                       neighbors_.count(),
-                       neighbors_.indices(),
-                       neighbors_.stride(),
-                       box[0],
-                       box[1],
-                       box[2],
-                       local_periodic_,
-                       domain_ ? domain_->ext_typ() : typ_,
-                       int32_t(config_.ntypes()),
-                       eps_t_,
-                       sig_t_,
-                       rc2_t_,
-                       eshift_t_});
+    if (newton_) {
+        // Half list: each pair once into the chunks' buffers, then their sums (newton.py).
+        newton_->prepare(neighbors_);
+        (*newton_forces_)(newton_->chunks(), {x[0],
+                                              x[1],
+                                              x[2],
+                                              newton_->buffers()[0],
+                                              newton_->buffers()[1],
+                                              newton_->buffers()[2],
+                                              newton_->buffers()[3],
+                                              newton_->buffers()[4],
+                                              newton_->range_lo(),
+                                              newton_->offsets(),
+                                              int32_t(n_local_),
+                                              newton_->chunks(),
+                                              neighbors_.start(),
+                                              neighbors_.count(),
+                                              neighbors_.indices(),
+                                              box[0],
+                                              box[1],
+                                              box[2],
+                                              local_periodic_,
+                                              typ_,
+                                              int32_t(config_.ntypes()),
+                                              eps_t_,
+                                              sig_t_,
+                                              rc2_t_,
+                                              eshift_t_});
+        newton_->sum_into(force_[0], force_[1], force_[2], pe_, vir_);
+    } else
+        forces_(n_local_, {x[0],
+                           x[1],
+                           x[2],
+                           force_[0],
+                           force_[1],
+                           force_[2],
+                           pe_,
+                           vir_,
+                           neighbors_.start(),
+                           neighbors_.count(),
+                           neighbors_.indices(),
+                           neighbors_.stride(),
+                           box[0],
+                           box[1],
+                           box[2],
+                           local_periodic_,
+                           domain_ ? domain_->ext_typ() : typ_,
+                           int32_t(config_.ntypes()),
+                           eps_t_,
+                           sig_t_,
+                           rc2_t_,
+                           eshift_t_});
     if (walls_)
         (*walls_)({pos_[0], pos_[1], pos_[2], force_[0], force_[1], force_[2], pe_, box[0], box[1],
                    box[2], periodic_, config_.system.wall_stiffness, config_.system.wall_range});

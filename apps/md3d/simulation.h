@@ -6,6 +6,7 @@
 #pragma once
 
 #include "common/neighbor_list.h"
+#include "common/newton_buffers.h"
 #include "common/stepper.h"
 #include "md3d/config.h"
 #include "md3d/host_physics.h"
@@ -176,6 +177,10 @@ private:
     smelt::Elementwise kick_drift_, kick_, forces_, wrap_, baoab_, scale_, permute_real_,
         permute_int_;
     std::optional<smelt::Elementwise> walls_;
+    // Newton's third law on a half list (neighbor.newton, cpu backend, one rank): the chunked
+    // force kernel and its buffers; empty with full lists.
+    std::optional<smelt::Elementwise> newton_forces_;
+    std::optional<NewtonBuffers> newton_;
     smelt::Reduction ke_, pe_sum_, virial_, heat_sum_, px_, py_, pz_;
 };
 
