@@ -66,8 +66,8 @@ void NewtonBuffers::prepare(const NeighborList &list) {
 void NewtonBuffers::sum_into(const Array &fx, const Array &fy, const Array &fz, const Array &pe,
                              const Array &vir) {
     if (n_ == 0) return;
-    sum_(n_, {fx, fy, fz, pe, vir, buffers_[0], buffers_[1], buffers_[2], buffers_[3], buffers_[4],
-              rlo_, rhi_, boff_, chunks_});
+    sum_(chunks_, {fx, fy, fz, pe, vir, buffers_[0], buffers_[1], buffers_[2], buffers_[3],
+                   buffers_[4], rlo_, rhi_, boff_, int32_t(n_), chunks_});
 }
 
 } // namespace smelt::apps

@@ -782,7 +782,8 @@ def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None):
     bufs = [np.zeros(int(np.sum(rhi - rlo))) for _ in range(5)]
     elementwise(P.compute_forces_newton, nchunk, *s.pos(), *bufs, rlo, boff, s.n, nchunk, start,
                 count, idx, *s.boxl(), periodic, s.typ, *pot.tables(), order=chunk_order)
-    elementwise(P.newton_sum, s.n, s.fx, s.fy, s.fz, s.pe, s.vir, *bufs, rlo, rhi, boff, nchunk)
+    elementwise(P.newton_sum, nchunk, s.fx, s.fy, s.fz, s.pe, s.vir, *bufs, rlo, rhi, boff, s.n,
+                nchunk)
     return bufs
 
 

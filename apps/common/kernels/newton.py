@@ -38,34 +38,34 @@ def newton_ranges(c, nbr_start, nbr_count, nbr_idx, rlo, rhi, n, nchunk):
     rhi[c] = b
 
 
-@annotate(p='int', doublep='fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir',
-          intp='rlo, rhi, boff', nchunk='int')
-def newton_sum(p, fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir, rlo, rhi, boff, nchunk):
-    """fx[p] (fy, fz, pe, vir alike) = the sum over the chunks, in chunk order, of their buffer
-    entries for particle p; the entries are set back to 0 for the next step (the buffers start
-    zeroed). Five quantities in one pass, so each chunk's range is tested once per particle."""
-    sx, sy, sz, se, sw = declare('double', 5)
-    k = declare('int')
-    sx = 0.0
-    sy = 0.0
-    sz = 0.0
-    se = 0.0
-    sw = 0.0
-    for c in range(nchunk):
-        if rlo[c] <= p and p < rhi[c]:
-            k = boff[c] + p - rlo[c]
-            sx += bfx[k]
-            sy += bfy[k]
-            sz += bfz[k]
-            se += bpe[k]
-            sw += bvir[k]
-            bfx[k] = 0.0
-            bfy[k] = 0.0
-            bfz[k] = 0.0
-            bpe[k] = 0.0
-            bvir[k] = 0.0
-    fx[p] = sx
-    fy[p] = sy
-    fz[p] = sz
-    pe[p] = se
-    vir[p] = sw
+@annotate(c='int', doublep='fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir',
+          intp='rlo, rhi, boff', int='n, nchunk')
+def newton_sum(c, fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir, rlo, rhi, boff, n, nchunk):
+    """Run over the chunks: for each particle p of chunk c, fx[p] (fy, fz, pe, vir alike) = 0.0
+    plus the entries for p of every chunk whose range holds p, in chunk order; the entries are
+    set back to 0 for the next step (the buffers start zeroed). Each chunk's entries for c's
+    particles are one run, added in a loop over consecutive places (SIMD lanes)."""
+    lo, hi, a, b, off = declare('int', 5)
+    lo = chunk_lo(c, n, nchunk)
+    hi = chunk_lo(c + 1, n, nchunk)
+    for p in range(lo, hi):
+        fx[p] = 0.0
+        fy[p] = 0.0
+        fz[p] = 0.0
+        pe[p] = 0.0
+        vir[p] = 0.0
+    for d in range(nchunk):
+        a = max(lo, rlo[d])
+        b = min(hi, rhi[d])
+        off = boff[d] - rlo[d]
+        for p in range(a, b):
+            fx[p] += bfx[off + p]
+            fy[p] += bfy[off + p]
+            fz[p] += bfz[off + p]
+            pe[p] += bpe[off + p]
+            vir[p] += bvir[off + p]
+            bfx[off + p] = 0.0
+            bfy[off + p] = 0.0
+            bfz[off + p] = 0.0
+            bpe[off + p] = 0.0
+            bvir[off + p] = 0.0
