@@ -381,6 +381,10 @@ void NeighborList::resize(int64_t n) {
     s.by_cell.clear(); // the capped build's positions in cell order, likewise
 }
 
+const std::vector<Array> &NeighborList::build_positions() const {
+    return s_->saved;
+}
+
 int64_t NeighborList::size() const {
     return s_->n;
 }

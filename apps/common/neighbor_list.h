@@ -150,6 +150,9 @@ public:
     // by it gathers every per-particle array through it, then calls invalidate().
     const Array &cell_order(const std::vector<Array> &coords);
     // Largest squared displacement since the last build (Reduction 'max(a, b)'); 0 before it.
+    // The positions of the last build (Displacement rule; empty before the first build): a
+    // checkpoint that stores them lets a restart build() the same list again.
+    const std::vector<Array> &build_positions() const;
     double max_displacement2(const std::vector<Array> &coords);
 
     // The lists (valid after the first build), int32 arrays: neighbour k (0 <= k < count()[i])

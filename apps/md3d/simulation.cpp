@@ -208,7 +208,8 @@ void Simulation::set_initial_state() {
 
 void Simulation::set_state(const HostState &global,
                            std::optional<std::pair<int64_t, double>> time_origin,
-                           const std::vector<int32_t> &ids) {
+                           const std::vector<int32_t> &ids,
+                           const std::array<std::vector<double>, 3> &built_at) {
     const auto n = size_t(n_);
     for (const auto &sp : global.species)
         if (sp < 0 || sp >= config_.ntypes())
@@ -260,6 +261,12 @@ void Simulation::set_state(const HostState &global,
         time0_ = s.time;
     }
     neighbors_.invalidate();
+    // A half list depends on the cells at its build (which of two particles holds a pair), and
+    // so does the order of the force sums: the list the continued run had is built again.
+    if (!domain_ && !built_at[0].empty() && config_.neighbor.rebuild == Rebuild::Displacement)
+        neighbors_.build({real_array(built_at[0], size_t(n_local_)),
+                          real_array(built_at[1], size_t(n_local_)),
+                          real_array(built_at[2], size_t(n_local_))});
     compute_forces();
 }
 
@@ -493,6 +500,11 @@ Checkpoint Simulation::save() {
     }
     ck.put("species", widen(device_order_int(typ_)));
     ck.put("id", widen(device_order_int(id_)));
+    // The positions of the last list build (device order), so a restart rebuilds the same list.
+    const std::vector<Array> &built = neighbors_.build_positions();
+    if (built.size() == 3)
+        for (size_t a = 0; a < 3; ++a)
+            ck.put(std::string(axes[a]) + "_list", device_order(built[a]));
     ck.put_scalar("heat", heat_);
     ck.put_scalar("time_origin_step", step0_);
     ck.put_scalar("time_origin", time0_);
@@ -523,10 +535,15 @@ void Simulation::restore(const Checkpoint &ck) {
     s.heat = ck.scalar<double>("heat");
     // Checkpoints written before particles were reordered hold no ids: identity.
     const std::vector<int32_t> ids = ck.has("id") ? narrow("id") : std::vector<int32_t>{};
+    // Checkpoints written before they held the list's build positions: a fresh build.
+    std::array<std::vector<double>, 3> built_at;
+    if (ck.has("x_list"))
+        for (size_t a = 0; a < 3; ++a)
+            built_at[a] = ck.get<double>(std::string(axes[a]) + "_list", n_);
     try {
         set_state(
             s, std::pair{ck.scalar<int64_t>("time_origin_step"), ck.scalar<double>("time_origin")},
-            ids);
+            ids, built_at);
     } catch (const std::invalid_argument &e) {
         throw CheckpointError(ck.source + ": entry 'id': " + e.what());
     }

@@ -74,10 +74,13 @@ public:
     // forces. The time is time0 + (step - step0) dt with (step0, time0) = (step, time) here,
     // unless `time_origin` gives it.
     // `ids` gives the particles' ids in the state's order (a checkpoint of a reordered run);
-    // empty: particle k has id k.
+    // empty: particle k has id k. `built_at`, when given, holds the positions (state order) at
+    // which the list of the run being continued was built: the list is built there again, so
+    // a restart sums the forces in the uninterrupted run's order also with half lists.
     void set_state(const HostState &state,
                    std::optional<std::pair<int64_t, double>> time_origin = std::nullopt,
-                   const std::vector<int32_t> &ids = {});
+                   const std::vector<int32_t> &ids = {},
+                   const std::array<std::vector<double>, 3> &built_at = {});
 
     // One step of the config's integrator (README "Integrators").
     void step() override;
