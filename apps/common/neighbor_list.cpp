@@ -189,8 +189,18 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
         s.fill.emplace(program, k.fill, options);
         s.sort.emplace(program, k.sort, options);
         // The one-pass build in the form that suits the backend, when the program has it.
-        const bool gpu_form = s.backend->name() != "cpu" && program.has_function(k.fill_capped_gpu);
-        const std::string &capped = gpu_form ? k.fill_capped_gpu : k.fill_capped;
+        const bool gpu_form =
+            !s.spec.half && s.backend->name() != "cpu" && program.has_function(k.fill_capped_gpu);
+        const std::string &capped = s.spec.half ? k.fill_capped_half
+                                    : gpu_form  ? k.fill_capped_gpu
+                                                : k.fill_capped;
+        if (s.spec.half &&
+            (s.backend->name() != "cpu" || !program.has_function(capped) ||
+             !program.has_function(k.cell_bounds) || !program.has_function(k.permute_real)))
+            throw std::invalid_argument("NeighborList: a half list needs the cpu backend and the "
+                                        "one-pass kernels (" +
+                                        k.fill_capped_half + ", " + k.cell_bounds + ", " +
+                                        k.permute_real + ")");
         if (!capped.empty() && program.has_function(capped) &&
             program.has_function(k.cell_bounds) && program.has_function(k.permute_real)) {
             s.fill_capped.emplace(program, capped, options);
@@ -210,6 +220,8 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
         s.cell_start = Array(DType::Int32, ncells, s.backend);
         s.cell_end = Array(DType::Int32, ncells, s.backend);
     } else {
+        if (s.spec.half)
+            throw std::invalid_argument("NeighborList: a half list needs the binned search");
         s.count_all_pairs.emplace(program, k.count_all_pairs, options);
         s.fill_all_pairs.emplace(program, k.fill_all_pairs, options);
     }
@@ -382,6 +394,10 @@ void NeighborList::resize(int64_t n) {
     fit(s.nbr_start, un, s.backend);
     s.saved.clear();   // the displacement rule's positions, reallocated at the next build
     s.by_cell.clear(); // the capped build's positions in cell order, likewise
+}
+
+const std::vector<Array> &NeighborList::build_positions() const {
+    return s_->saved;
 }
 
 int64_t NeighborList::size() const {

@@ -1,4 +1,6 @@
-// Full neighbour lists in CSR form, built only from engine primitives and the app's kernels:
+// Neighbour lists in CSR form, built only from engine primitives and the app's kernels: full
+// (each pair in both particles' lists) or, with NeighborListSpec::half on the cpu backend, half
+// (each pair once, for force loops using Newton's third law: newton_buffers.h):
 //
 //   binned:    cell_key (Elementwise) → stable radix sort of the keys with particle indices as
 //              values (smelt::sort_by_key) → clear_cells + find_cell_bounds (Elementwise) →
@@ -9,7 +11,8 @@
 //              in cell order) → fill_neighbors_capped into rows
 //              of a fixed capacity (Elementwise) → the largest count (Reduction 'max(a, b)');
 //              past the capacity, longer rows and the fill again → sort_neighbors. The rows
-//              are then cap + 1 entries apart: start[i] = i * (cap + 1).
+//              are then cap + 1 entries apart: start[i] = i * (cap + 1). A half list runs
+//              fill_capped_half instead (half of the cells; j > i in a particle's own cell).
 //   all pairs: count_neighbors_all_pairs → scan → fill_neighbors_all_pairs (O(N²))
 //
 // The neighbours of i are idx[start[i] : start[i] + count[i]], in increasing index order in both
@@ -80,6 +83,10 @@ struct NeighborListSpec {
     // from the same positions and particle order, so runs and restarts repeat bit for bit; on
     // GPUs the sort costs about half of a build.
     bool sorted = true;
+    // Binned, one-pass build on the cpu backend only: a HALF list, each pair within r_list in
+    // exactly one of its two particles' lists (NeighborKernels::fill_capped_half), for force
+    // loops that use Newton's third law. Full lists otherwise.
+    bool half = false;
 
     bool axis_periodic(size_t axis) const {
         return periodic_axes.empty() ? periodic : bool(periodic_axes.at(axis));
@@ -104,6 +111,9 @@ struct NeighborKernels {
     // local memory. It takes one more argument after cap, the entry stride (stride()): row i
     // starts at i * (cap + 1) when it is 1, at i when it is n (entries n apart).
     std::string fill_capped_gpu = "fill_neighbors_capped_pairwise";
+    // The half-list form of fill_capped (NeighborListSpec::half): the same rows over half of
+    // the 3^dim cells, and only j > i in a particle's own cell.
+    std::string fill_capped_half = "fill_neighbors_capped_half";
     std::string cell_bounds = "cell_bounds";
     std::string permute_real = "permute_real"; // dst[k] = src[order[k]]: positions in cell order
     std::string offset_input = "nbr_offset_input";
@@ -140,6 +150,9 @@ public:
     // by it gathers every per-particle array through it, then calls invalidate().
     const Array &cell_order(const std::vector<Array> &coords);
     // Largest squared displacement since the last build (Reduction 'max(a, b)'); 0 before it.
+    // The positions of the last build (Displacement rule; empty before the first build): a
+    // checkpoint that stores them lets a restart build() the same list again.
+    const std::vector<Array> &build_positions() const;
     double max_displacement2(const std::vector<Array> &coords);
 
     // The lists (valid after the first build), int32 arrays: neighbour k (0 <= k < count()[i])

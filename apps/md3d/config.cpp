@@ -349,7 +349,7 @@ IntegratorConfig parse_integrator(const ConfigNode &integ, uint64_t system_seed)
 }
 
 NeighborConfig parse_neighbor(const ConfigNode &nb) {
-    nb.expect_keys({"mode", "skin", "rebuild", "sort_interval", "sorted_lists"});
+    nb.expect_keys({"mode", "skin", "rebuild", "sort_interval", "sorted_lists", "newton"});
     NeighborConfig out;
     out.mode = optional_choice(nb, "mode", "binned", {"binned", "all_pairs"}) == "all_pairs"
                    ? NeighborMode::AllPairs
@@ -370,6 +370,12 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
     const std::string sorted =
         optional_choice(nb, "sorted_lists", "auto", {"auto", "true", "false"});
     if (sorted != "auto") out.sorted_lists = sorted == "true";
+    // auto: on the cpu backend (resolved with the backend, Md3dConfig::neighbor.newton_on).
+    const std::string newton = optional_choice(nb, "newton", "auto", {"auto", "true", "false"});
+    if (newton != "auto") out.newton = newton == "true";
+    if (out.newton.value_or(false) && !binned)
+        nb.fail_at("newton", "half lists need mode: binned (use newton: false or auto with "
+                             "all_pairs)");
     return out;
 }
 
@@ -413,6 +419,10 @@ void check_domain(const ConfigNode &root, const Md3dConfig &c) {
 void check_combinations(const ConfigNode &root, const Md3dConfig &c) {
     ConfigNode pot = root.optional_section("potential");
     ConfigNode sys = root.section("system");
+    if (c.neighbor.newton.value_or(false) && c.backend != "cpu")
+        root.optional_section("neighbor")
+            .fail_at("newton", "half lists with Newton's third law run on the cpu backend only "
+                               "(GPUs keep full lists: use newton: auto or false)");
     if (c.potential.tail) {
         if (!c.all_periodic())
             pot.fail_at("tail", "tail corrections assume a homogeneous fluid: every axis must be "

@@ -88,6 +88,13 @@ struct NeighborConfig {
     // cpu backend only (GPUs spend about half of a list build sorting).
     std::optional<bool> sorted_lists;
     bool lists_sorted(bool on_cpu) const { return sorted_lists.value_or(on_cpu); }
+    // Newton's third law on half lists (NeighborListSpec::half, NewtonBuffers): each pair once,
+    // its force added to both particles. Unset (auto): on the cpu backend with binned lists.
+    // Never on several MPI ranks (ghost forces would need a reverse communication).
+    std::optional<bool> newton;
+    bool newton_on(bool on_cpu) const {
+        return mode == NeighborMode::Binned && newton.value_or(on_cpu);
+    }
 };
 
 // MPI domain decomposition (apps/common/domain/): ranks per axis; 0 lets MPI_Dims_create

@@ -89,6 +89,8 @@ std::string describe(const Md3dConfig &c) {
                         (long long)c.neighbor.sort_interval);
         s += c.neighbor.lists_sorted(c.backend == "cpu") ? ", lists in index order"
                                                          : ", lists in cell order";
+        if (c.neighbor.newton_on(c.backend == "cpu") && !mpi::distributed())
+            s += ", half lists (Newton's third law)";
     }
     if (mpi::distributed()) {
         const auto d = domain_dims(c, mpi::size());

@@ -18,10 +18,13 @@ Conventions (the driver relies on them; apps/md3d/README.md has the equations):
 - Per-type tables: mass[t] (length ntypes); pair tables eps_t, sig_t, rc2_t, eshift_t of
   length ntypes * ntypes indexed ti * ntypes + tj, symmetric (the host fills both halves).
 - Integer switches (`shift`) are ints: 0 = off, anything else = on.
-- Neighbour lists are FULL; neighbour k of i is nbr_idx[nbr_start[i] + k * nbr_stride]
-  (apps/common/neighbor_list.h: stride 1 for rows, n for the interleaved rows of GPUs). Each
-  particle writes only its own force, energy and virial: no atomics, every backend is
-  deterministic.
+- Neighbour lists are FULL for compute_forces and compute_forces_chunked (GPUs, several MPI
+  ranks); neighbour k of i is nbr_idx[nbr_start[i] + k * nbr_stride] (apps/common/neighbor_list.h:
+  stride 1 for rows, n for the interleaved rows of GPUs). Each particle writes only its own force,
+  energy and virial: no atomics, every backend is deterministic. On the cpu backend the lists
+  are HALF (each pair once, fill_neighbors_capped_half) and compute_forces_newton adds each pair
+  to both particles through per-chunk buffers summed in chunk order (apps/common/kernels/
+  newton.py): deterministic too, and independent of the thread count.
 - Pair energies and virials are split half and half between the two particles, so summing pe[]
   (or vir[]) over all particles gives the total.
 - Random numbers are counter based (rng.py): the Langevin kick of particle i at step s uses
@@ -35,6 +38,7 @@ from smelt import annotate, declare
 
 from box import axis_periodic, half_length, min_image_wrapped, wrap_axis
 from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv
+from newton import chunk_lo, newton_ranges, newton_sum  # noqa: F401
 from rng import rng_normal
 from walls import wall_energy, wall_force
 
@@ -44,7 +48,8 @@ from cells import (cell_bounds, clear_cells, find_cell_bounds, nbr_offset_input,
                    nbr_offset_output, permute_int, permute_real, sort_neighbors)
 from neighbors3d import (cell_key, count_neighbors, count_neighbors_all_pairs,  # noqa: F401
                          displacement2_map, fill_neighbors, fill_neighbors_all_pairs,
-                         fill_neighbors_capped, fill_neighbors_capped_pairwise,
+                         fill_neighbors_capped, fill_neighbors_capped_half,
+                         fill_neighbors_capped_pairwise,
                          save_positions)
 
 
@@ -213,6 +218,114 @@ def compute_forces_chunked(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count
     fz[i] = fzi
     pe[i] = 0.5 * ei
     vir[i] = 0.5 * wi
+
+
+@annotate(ch='int', doublep='x, y, z, bfx, bfy, bfz, bpe, bvir, eps_t, sig_t, rc2_t, eshift_t',
+          intp='rlo, boff, nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz',
+          int='n, nchunk, periodic, ntypes')
+def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, nchunk, nbr_start,
+                          nbr_count, nbr_idx, lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t,
+                          rc2_t, eshift_t):
+    """Chunk ch of the forces from a HALF list (each pair once; rows with entries one apart), by
+    Newton's third law: run over the nchunk chunks (newton.py), it adds for every row i of the
+    chunk and every neighbour j the pair's force to i and its opposite to j, and half of the
+    pair's energy and virial to each, into the chunk's buffers (entry boff[ch] + p - rlo[ch] for
+    particle p); newton_sum adds the chunks' buffers into fx, fy, fz, pe, vir. A row is done in
+    compute_forces_chunked's vectorisable form: positions gathered FORCE_CHUNK at a time, the
+    pair terms branch-free into private arrays, then added in list order (to i and scattered to
+    the j's).
+    """
+    xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff, u = declare('double', 13)
+    eps0, sig0, shift0, cut0, e, sg = declare('double', 6)
+    fxi, fyi, fzi, ei, wi = declare('double', 5)
+    lo, hi, off, start, end, j, row, k, m = declare('int', 9)
+    px = declare('matrix(FORCE_CHUNK)')
+    py = declare('matrix(FORCE_CHUNK)')
+    pz = declare('matrix(FORCE_CHUNK)')
+    peps = declare('matrix(FORCE_CHUNK)')
+    psig = declare('matrix(FORCE_CHUNK)')
+    pshift = declare('matrix(FORCE_CHUNK)')
+    pcut = declare('matrix(FORCE_CHUNK)')
+    pj = declare("matrix(FORCE_CHUNK, 'int')")
+    tfx = declare('matrix(FORCE_CHUNK)')
+    tfy = declare('matrix(FORCE_CHUNK)')
+    tfz = declare('matrix(FORCE_CHUNK)')
+    tu = declare('matrix(FORCE_CHUNK)')
+    tw = declare('matrix(FORCE_CHUNK)')
+    lo = chunk_lo(ch, n, nchunk)
+    hi = chunk_lo(ch + 1, n, nchunk)
+    off = boff[ch] - rlo[ch]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
+    eps0 = eps_t[0]
+    sig0 = sig_t[0]
+    shift0 = eshift_t[0]
+    cut0 = rc2_t[0]
+    for i in range(lo, hi):
+        xi = x[i]
+        yi = y[i]
+        zi = z[i]
+        row = typ[i] * ntypes
+        fxi = 0.0
+        fyi = 0.0
+        fzi = 0.0
+        ei = 0.0
+        wi = 0.0
+        start = nbr_start[i]
+        end = nbr_count[i]
+        for base in range(0, end, FORCE_CHUNK):
+            m = min(FORCE_CHUNK, end - base)
+            for c in range(m):
+                j = nbr_idx[start + base + c]
+                pj[c] = j
+                px[c] = x[j]
+                py[c] = y[j]
+                pz[c] = z[j]
+                if ntypes == 1:
+                    pcut[c] = cut0
+                else:
+                    k = row + typ[j]
+                    peps[c] = eps_t[k]
+                    psig[c] = sig_t[k]
+                    pshift[c] = eshift_t[k]
+                    pcut[c] = rc2_t[k]
+            for c in range(m):
+                dx = min_image_wrapped(xi - px[c], lx, hx)
+                dy = min_image_wrapped(yi - py[c], ly, hy)
+                dz = min_image_wrapped(zi - pz[c], lz, hz)
+                r2 = dx * dx + dy * dy + dz * dz
+                inv = 1.0 / r2
+                e = eps0 if ntypes == 1 else peps[c]
+                sg = sig0 if ntypes == 1 else psig[c]
+                ff = lj_force_divr_inv(inv, e, sg)
+                u = lj_energy_inv(inv, e, sg) - (shift0 if ntypes == 1 else pshift[c])
+                dx = ff * dx
+                dy = ff * dy
+                dz = ff * dz
+                tfx[c] = dx if r2 < pcut[c] else 0.0
+                tfy[c] = dy if r2 < pcut[c] else 0.0
+                tfz[c] = dz if r2 < pcut[c] else 0.0
+                tu[c] = 0.5 * u if r2 < pcut[c] else 0.0
+                tw[c] = 0.5 * ff * r2 if r2 < pcut[c] else 0.0
+            for c in range(m):
+                fxi += tfx[c]
+                fyi += tfy[c]
+                fzi += tfz[c]
+                ei += tu[c]
+                wi += tw[c]
+                k = off + pj[c]
+                bfx[k] -= tfx[c]
+                bfy[k] -= tfy[c]
+                bfz[k] -= tfz[c]
+                bpe[k] += tu[c]
+                bvir[k] += tw[c]
+        k = off + i
+        bfx[k] += fxi
+        bfy[k] += fyi
+        bfz[k] += fzi
+        bpe[k] += ei
+        bvir[k] += wi
 
 
 @annotate(i='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',

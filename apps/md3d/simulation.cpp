@@ -27,6 +27,7 @@ NeighborListSpec neighbor_spec(const Md3dConfig &config) {
         s.cells = {g.cells[0], g.cells[1], g.cells[2]};
         s.cell_size = {g.size[0], g.size[1], g.size[2]};
         s.sorted = config.neighbor.lists_sorted(config.backend == "cpu");
+        s.half = config.neighbor.newton_on(config.backend == "cpu");
     }
     return s;
 }
@@ -58,6 +59,8 @@ std::unique_ptr<Md3dDomain> make_domain(const Md3dConfig &config, const smelt::P
 // Along a decomposed axis the list sees ghosts with their images, not the minimum image.
 NeighborListSpec local_neighbor_spec(const Md3dConfig &config, const Md3dDomain *domain) {
     NeighborListSpec s = neighbor_spec(config);
+    // Ghosts get no forces back (no reverse communication): full lists on every rank.
+    if (domain) s.half = false;
     if (domain)
         for (int a = 0; a < 3; ++a)
             if (domain->grid().decomposed(a)) s.periodic_axes[size_t(a)] = false;
@@ -88,6 +91,10 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
       py_(&physics, "a+b", "momentum_y_map", DType::Float64, "0", options_),
       pz_(&physics, "a+b", "momentum_z_map", DType::Float64, "0", options_) {
     if (!config.all_periodic()) walls_.emplace(physics, "apply_walls", options_);
+    if (neighbors_.spec().half) {
+        newton_forces_.emplace(physics, "compute_forces_newton", options_);
+        newton_.emplace(physics, options_, n_local_, real_);
+    }
     if (domain_) local_periodic_ = domain_->local_mask();
     const auto n = static_cast<size_t>(n_local_);
     for (auto *set : {&pos_, &vel_, &force_})
@@ -201,7 +208,8 @@ void Simulation::set_initial_state() {
 
 void Simulation::set_state(const HostState &global,
                            std::optional<std::pair<int64_t, double>> time_origin,
-                           const std::vector<int32_t> &ids) {
+                           const std::vector<int32_t> &ids,
+                           const std::array<std::vector<double>, 3> &built_at) {
     const auto n = size_t(n_);
     for (const auto &sp : global.species)
         if (sp < 0 || sp >= config_.ntypes())
@@ -253,6 +261,12 @@ void Simulation::set_state(const HostState &global,
         time0_ = s.time;
     }
     neighbors_.invalidate();
+    // A half list depends on the cells at its build (which of two particles holds a pair), and
+    // so does the order of the force sums: the list the continued run had is built again.
+    if (!domain_ && !built_at[0].empty() && config_.neighbor.rebuild == Rebuild::Displacement)
+        neighbors_.build({real_array(built_at[0], size_t(n_local_)),
+                          real_array(built_at[1], size_t(n_local_)),
+                          real_array(built_at[2], size_t(n_local_))});
     compute_forces();
 }
 
@@ -268,28 +282,58 @@ void Simulation::compute_forces() {
         neighbors_.update({pos_[0], pos_[1], pos_[2]});
     // With a domain: the owned particles' forces from the positions and types with ghosts.
     const std::array<Array, 3> &x = domain_ ? domain_->ext() : pos_;
-    forces_(n_local_, {x[0],
-                       x[1],
-                       x[2],
-                       force_[0],
-                       force_[1],
-                       force_[2],
-                       pe_,
-                       vir_,
-                       neighbors_.start(),
-                       neighbors_.count(),
-                       neighbors_.indices(),
-                       neighbors_.stride(),
-                       box[0],
-                       box[1],
-                       box[2],
-                       local_periodic_,
-                       domain_ ? domain_->ext_typ() : typ_,
-                       int32_t(config_.ntypes()),
-                       eps_t_,
-                       sig_t_,
-                       rc2_t_,
-                       eshift_t_});
+    if (newton_) {
+        // Half list: each pair once into the chunks' buffers, then their sums (newton.py).
+        newton_->prepare(neighbors_);
+        (*newton_forces_)(newton_->chunks(), {x[0],
+                                              x[1],
+                                              x[2],
+                                              newton_->buffers()[0],
+                                              newton_->buffers()[1],
+                                              newton_->buffers()[2],
+                                              newton_->buffers()[3],
+                                              newton_->buffers()[4],
+                                              newton_->range_lo(),
+                                              newton_->offsets(),
+                                              int32_t(n_local_),
+                                              newton_->chunks(),
+                                              neighbors_.start(),
+                                              neighbors_.count(),
+                                              neighbors_.indices(),
+                                              box[0],
+                                              box[1],
+                                              box[2],
+                                              local_periodic_,
+                                              typ_,
+                                              int32_t(config_.ntypes()),
+                                              eps_t_,
+                                              sig_t_,
+                                              rc2_t_,
+                                              eshift_t_});
+        newton_->sum_into(force_[0], force_[1], force_[2], pe_, vir_);
+    } else
+        forces_(n_local_, {x[0],
+                           x[1],
+                           x[2],
+                           force_[0],
+                           force_[1],
+                           force_[2],
+                           pe_,
+                           vir_,
+                           neighbors_.start(),
+                           neighbors_.count(),
+                           neighbors_.indices(),
+                           neighbors_.stride(),
+                           box[0],
+                           box[1],
+                           box[2],
+                           local_periodic_,
+                           domain_ ? domain_->ext_typ() : typ_,
+                           int32_t(config_.ntypes()),
+                           eps_t_,
+                           sig_t_,
+                           rc2_t_,
+                           eshift_t_});
     if (walls_)
         (*walls_)({pos_[0], pos_[1], pos_[2], force_[0], force_[1], force_[2], pe_, box[0], box[1],
                    box[2], periodic_, config_.system.wall_stiffness, config_.system.wall_range});
@@ -456,6 +500,11 @@ Checkpoint Simulation::save() {
     }
     ck.put("species", widen(device_order_int(typ_)));
     ck.put("id", widen(device_order_int(id_)));
+    // The positions of the last list build (device order), so a restart rebuilds the same list.
+    const std::vector<Array> &built = neighbors_.build_positions();
+    if (built.size() == 3)
+        for (size_t a = 0; a < 3; ++a)
+            ck.put(std::string(axes[a]) + "_list", device_order(built[a]));
     ck.put_scalar("heat", heat_);
     ck.put_scalar("time_origin_step", step0_);
     ck.put_scalar("time_origin", time0_);
@@ -486,10 +535,15 @@ void Simulation::restore(const Checkpoint &ck) {
     s.heat = ck.scalar<double>("heat");
     // Checkpoints written before particles were reordered hold no ids: identity.
     const std::vector<int32_t> ids = ck.has("id") ? narrow("id") : std::vector<int32_t>{};
+    // Checkpoints written before they held the list's build positions: a fresh build.
+    std::array<std::vector<double>, 3> built_at;
+    if (ck.has("x_list"))
+        for (size_t a = 0; a < 3; ++a)
+            built_at[a] = ck.get<double>(std::string(axes[a]) + "_list", n_);
     try {
         set_state(
             s, std::pair{ck.scalar<int64_t>("time_origin_step"), ck.scalar<double>("time_origin")},
-            ids);
+            ids, built_at);
     } catch (const std::invalid_argument &e) {
         throw CheckpointError(ck.source + ": entry 'id': " + e.what());
     }

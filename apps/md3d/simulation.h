@@ -6,6 +6,7 @@
 #pragma once
 
 #include "common/neighbor_list.h"
+#include "common/newton_buffers.h"
 #include "common/stepper.h"
 #include "md3d/config.h"
 #include "md3d/host_physics.h"
@@ -74,10 +75,13 @@ public:
     // forces. The time is time0 + (step - step0) dt with (step0, time0) = (step, time) here,
     // unless `time_origin` gives it.
     // `ids` gives the particles' ids in the state's order (a checkpoint of a reordered run);
-    // empty: particle k has id k.
+    // empty: particle k has id k. `built_at`, when given, holds the positions (state order) at
+    // which the list of the run being continued was built: the list is built there again, so
+    // a restart sums the forces in the uninterrupted run's order also with half lists.
     void set_state(const HostState &state,
                    std::optional<std::pair<int64_t, double>> time_origin = std::nullopt,
-                   const std::vector<int32_t> &ids = {});
+                   const std::vector<int32_t> &ids = {},
+                   const std::array<std::vector<double>, 3> &built_at = {});
 
     // One step of the config's integrator (README "Integrators").
     void step() override;
@@ -179,6 +183,10 @@ private:
     smelt::Elementwise kick_drift_, kick_, forces_, wrap_, baoab_, scale_, permute_real_,
         permute_int_;
     std::optional<smelt::Elementwise> walls_;
+    // Newton's third law on a half list (neighbor.newton, cpu backend, one rank): the chunked
+    // force kernel and its buffers; empty with full lists.
+    std::optional<smelt::Elementwise> newton_forces_;
+    std::optional<NewtonBuffers> newton_;
     smelt::Reduction ke_, pe_sum_, virial_, heat_sum_, px_, py_, pz_;
     // Wall time in update_domain's phases, for domain_summary.
     enum class DomainPhase { Test, Refresh, Migrate, List };

@@ -750,6 +750,91 @@ def check_neighbor_lists():
         check(same, "%s: forces from the sorted capped list == all-pairs forces" % label)
 
 
+def half_list(s, periodic, rl, cap):
+    """fill_neighbors_capped_half's rows (after cell_key, the stable sort, cell_bounds and
+    permute_real, as the driver runs them), sorted; also returns the cell counts."""
+    nc = [max(1, int(L // rl)) for L in s.boxl()]
+    cs = [L / c for L, c in zip(s.boxl(), nc)]
+    keys = np.zeros(s.n, dtype=np.int32)
+    elementwise(P.cell_key, s.n, *s.pos(), keys, *cs, *nc, periodic)
+    order = np.argsort(keys, kind="stable").astype(np.int32)
+    ncell = nc[0] * nc[1] * nc[2]
+    cell_start, cell_end = np.zeros(ncell, np.int32), np.zeros(ncell, np.int32)
+    elementwise(P.cell_bounds, ncell, cell_start, cell_end, keys[order].astype(np.int32), s.n)
+    by_cell = [np.zeros(s.n) for _ in range(3)]
+    for a in range(3):
+        elementwise(P.permute_real, s.n, order, s.pos()[a], by_cell[a])
+    start, count = np.full(s.n, -1, np.int32), np.full(s.n, -1, np.int32)
+    idx = np.full(s.n * (cap + 1), -1, np.int32)
+    elementwise(P.fill_neighbors_capped_half, s.n, *s.pos(), *by_cell, start, count, idx, cap,
+                order, cell_start, cell_end, *s.boxl(), periodic, *cs, *nc, rl * rl)
+    elementwise(P.sort_neighbors, s.n, start, count, idx)
+    return start, count, idx, nc
+
+
+def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None):
+    """compute_forces_newton over nchunk chunks (in `chunk_order`), then newton_sum, as
+    apps/common/newton_buffers.cpp drives them; returns the buffers after the sum."""
+    start, count, idx = lst[:3]
+    rlo, rhi = np.zeros(nchunk, np.int32), np.zeros(nchunk, np.int32)
+    elementwise(P.newton_ranges, nchunk, start, count, idx, rlo, rhi, s.n, nchunk)
+    boff = np.concatenate(([0], np.cumsum(rhi - rlo)[:-1])).astype(np.int32)
+    bufs = [np.zeros(int(np.sum(rhi - rlo))) for _ in range(5)]
+    elementwise(P.compute_forces_newton, nchunk, *s.pos(), *bufs, rlo, boff, s.n, nchunk, start,
+                count, idx, *s.boxl(), periodic, s.typ, *pot.tables(), order=chunk_order)
+    elementwise(P.newton_sum, nchunk, s.fx, s.fy, s.fz, s.pe, s.vir, *bufs, rlo, rhi, boff, s.n,
+                nchunk)
+    return bufs
+
+
+def check_newton():
+    """Half lists (fill_neighbors_capped_half) hold every pair within r_list exactly once in
+    every boundary mode; Newton's third law over them (compute_forces_newton + newton_sum) gives
+    the all-pairs forces, energies and virials to round-off, with one and two types, the same
+    bits whatever order the chunks run in, and leaves the buffers zero."""
+    rl = 2.8
+    for label, periodic in BOUNDARIES:
+        box = (8.7, 9.1, 8.5)
+        pos = random_config(150, box, 0.9, 23, periodic)
+        for k in range(3):
+            if not periodic >> k & 1:
+                pos[k, k] = -0.3
+                pos[k + 3, k] = box[k] + 0.2
+        _, r2 = np_separations(pos, box, periodic)
+        want = {(i, j) for i in range(len(pos)) for j in range(i + 1, len(pos)) if r2[i, j] < rl * rl}
+        for pot, typ in ((ka(1), np.arange(150) % 2), (LJ1, np.zeros(150, dtype=np.int32))):
+            s = State(pos, box, typ.astype(np.int32))
+            start, count, idx, nc = half_list(s, periodic, rl, 80)
+            check(count.max() <= 80, "%s: half rows fit the capacity (precondition)" % label)
+            pairs = [(min(i, int(j)), max(i, int(j))) for i in range(s.n)
+                     for j in idx[start[i]:start[i] + count[i]]]
+            check(len(pairs) == len(set(pairs)) and set(pairs) == want,
+                  "%s: every pair within r_list in exactly one half list" % label)
+            ref = s.copy()
+            forces_all_pairs(ref, periodic, pot)
+            scale = max(np.abs(ref.fx).max(), np.abs(ref.fy).max(), np.abs(ref.fz).max())
+            for nchunk in (1, 7):
+                got = s.copy()
+                bufs = newton_forces(got, (start, count, idx), periodic, pot, nchunk)
+                close = all(np.abs(getattr(got, a) - getattr(ref, a)).max() <= 1e-12 * scale
+                            for a in ("fx", "fy", "fz"))
+                close = close and all(
+                    np.abs(getattr(got, a) - getattr(ref, a)).max() <=
+                    1e-12 * np.abs(getattr(ref, a)).max() for a in ("pe", "vir"))
+                check(close and np.any(ref.pe != 0),
+                      "%s, %d types, %d chunks: Newton forces, pe, vir == all-pairs to 1e-12" %
+                      (label, pot.nt, nchunk))
+                check(all(not np.any(b) for b in bufs),
+                      "%s: newton_sum leaves the buffers zero" % label)
+                if nchunk > 1:
+                    again = s.copy()
+                    newton_forces(again, (start, count, idx), periodic, pot, nchunk,
+                                  chunk_order=range(nchunk - 1, -1, -1))
+                    check(all(np.array_equal(getattr(again, a), getattr(got, a))
+                              for a in ("fx", "fy", "fz", "pe", "vir")),
+                          "%s: chunks run in reverse order give the same bits" % label)
+
+
 # ---- checks: integrators ---------------------------------------------------------------------
 
 def liquid(seed, kT, pot, n_cells=2, a=1.68):
@@ -997,6 +1082,7 @@ CHECKS = {
     "forces_fd": check_forces_fd,
     "momentum": check_momentum,
     "neighbor_lists": check_neighbor_lists,
+    "newton": check_newton,
     "nve": check_nve,
     "langevin": check_langevin,
     "bussi_run": check_bussi_run,

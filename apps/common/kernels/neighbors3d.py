@@ -196,6 +196,91 @@ def fill_neighbors_capped(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx,
 
 
 @annotate(i='int', doublep='x, y, z, xs, ys, zs',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
+          double='lx, ly, lz, cell_w, cell_h, cell_d, rl2', int='periodic, ncx, ncy, ncz')
+def fill_neighbors_capped_half(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx, cap,
+                               order, cell_start, cell_end, lx, ly, lz, periodic, cell_w, cell_h,
+                               cell_d, ncx, ncy, ncz, rl2):
+    """fill_neighbors_capped for a HALF list: each pair closer than r_list is in exactly one of
+    the two lists (for Newton's third law, compute_forces_newton). The same rows, counts and
+    chunked, branch-free tests, over half of the 27 cells: the cells one layer up in z (9), the
+    row one up in y in the same layer (3), the next cell along x (1), and i's own cell, where only
+    j > i counts. A pair in two different cells has its offset (dx, dy, dz) or the opposite one
+    in this half (ncell >= 3 on a periodic axis makes +1 and -1 different cells); a pair in one
+    cell is kept by its lower index. Rows are in cell-visit order (sort_neighbors sorts them).
+    """
+    near = declare("matrix(NBR_CHUNK, 'int')")
+    xi, yi, zi, hx, hy, hz, dx, dy, dz = declare('double', 9)
+    cx, cy, cz, nx, ny, nz, j, row, last, count, key, lo, hi, m, own = declare('int', 15)
+    a0, a1, b0, b1 = declare('int', 4)
+    xi = x[i]
+    yi = y[i]
+    zi = z[i]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
+    cx = cell_coord(xi, cell_w, ncx, periodic & 1)
+    cy = cell_coord(yi, cell_h, ncy, periodic & 2)
+    cz = cell_coord(zi, cell_d, ncz, periodic & 4)
+    a0 = cell_run(cx, ncx, periodic & 1, 0)
+    a1 = cell_run(cx, ncx, periodic & 1, 1)
+    b0 = cell_run(cx, ncx, periodic & 1, 2)
+    b1 = cell_run(cx, ncx, periodic & 1, 3)
+    nx = neighbor_cell(cx, 1, ncx, periodic & 1)
+    row = i * (cap + 1)
+    last = row + cap
+    count = 0
+    for oz in range(2):
+        nz = neighbor_cell(cz, oz, ncz, periodic & 4)
+        if nz < 0:
+            continue
+        for ry in range(3):
+            # Layer oz = 1: the three rows (sorted); layer 0: rows cy (ry 0) and cy + 1 (ry 1).
+            if oz == 1:
+                ny = sorted_neighbor_cell(cy, ry, ncy, periodic & 2)
+            elif ry < 2:
+                ny = neighbor_cell(cy, ry, ncy, periodic & 2)
+            else:
+                ny = -1
+            if ny < 0:
+                continue
+            key = (nz * ncy + ny) * ncx
+            # Only j > i in i's own cell (own = 1 there; the run after it is the cell cx + 1).
+            own = 1 if oz == 0 and ry == 0 else 0
+            for run in range(2):
+                if own == 1:
+                    if run == 0:
+                        lo = cell_start[key + cx]
+                        hi = cell_end[key + cx]
+                    elif nx >= 0:
+                        lo = cell_start[key + nx]
+                        hi = cell_end[key + nx]
+                    else:
+                        hi = lo
+                elif run == 0:
+                    lo = cell_start[key + a0]
+                    hi = cell_end[key + a1]
+                elif b0 <= b1:
+                    lo = cell_start[key + b0]
+                    hi = cell_end[key + b1]
+                else:
+                    hi = lo
+                for base in range(lo, hi, NBR_CHUNK):
+                    m = min(NBR_CHUNK, hi - base)
+                    for t in range(m):
+                        dx = min_image_wrapped(xi - xs[base + t], lx, hx)
+                        dy = min_image_wrapped(yi - ys[base + t], ly, hy)
+                        dz = min_image_wrapped(zi - zs[base + t], lz, hz)
+                        near[t] = 1 if dx * dx + dy * dy + dz * dz < rl2 else 0
+                    for t in range(m):
+                        j = order[base + t]
+                        nbr_idx[min(row + count, last)] = j
+                        count += near[t] if j > i or own * (1 - run) == 0 else 0
+    nbr_start[i] = row
+    nbr_count[i] = count
+
+
+@annotate(i='int', doublep='x, y, z, xs, ys, zs',
           intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end',
           double='lx, ly, lz, cell_w, cell_h, cell_d, rl2',
           int='cap, stride, periodic, ncx, ncy, ncz')

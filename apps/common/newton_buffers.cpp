@@ -1,0 +1,73 @@
+#include "common/newton_buffers.h"
+
+#include "backends/registry.h"
+#include "common/run_config.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace smelt::apps {
+
+NewtonBuffers::NewtonBuffers(const Program &program, const Options &options, int64_t n, DType real)
+    : backend_(&backend_of(options)), real_(real), ranges_(program, "newton_ranges", options),
+      sum_(program, "newton_sum", options) {
+    resize(n);
+}
+
+int32_t NewtonBuffers::chunks_for(int64_t n) {
+    return static_cast<int32_t>(std::clamp<int64_t>(n / 1024, 1, 64));
+}
+
+void NewtonBuffers::resize(int64_t n) {
+    n_ = n;
+    chunks_ = chunks_for(n);
+    const auto c = static_cast<size_t>(chunks_);
+    rlo_ = zeros(c, DType::Int32, backend_);
+    rhi_ = zeros(c, DType::Int32, backend_);
+    boff_ = zeros(c, DType::Int32, backend_);
+    built_ = -1;
+}
+
+void NewtonBuffers::prepare(const NeighborList &list) {
+    if (list.builds() == built_) return;
+    if (list.size() != n_)
+        throw std::invalid_argument("NewtonBuffers: the list has " + std::to_string(list.size()) +
+                                    " particles, the buffers " + std::to_string(n_));
+    if (list.stride() != 1 || !list.spec().half)
+        throw std::invalid_argument("NewtonBuffers: needs a half list with rows of stride 1");
+    built_ = list.builds();
+    if (n_ == 0) return;
+    ranges_(chunks_,
+            {list.start(), list.count(), list.indices(), rlo_, rhi_, int32_t(n_), chunks_});
+    const std::vector<int32_t> lo = rlo_.to_vector<int32_t>(), hi = rhi_.to_vector<int32_t>();
+    std::vector<int32_t> off(lo.size());
+    int64_t total = 0;
+    for (size_t c = 0; c < lo.size(); ++c) {
+        off[c] = static_cast<int32_t>(total);
+        total += hi[c] - lo[c];
+        if (total > std::numeric_limits<int32_t>::max())
+            throw std::runtime_error("NewtonBuffers: the force buffers need more than 2^31 "
+                                     "entries; reorder the particles by cell "
+                                     "(neighbor.sort_interval) or use full lists");
+    }
+    boff_ = Array::from_vector(off, backend_);
+    entries_ = total;
+    // Zeroed when made; newton_sum clears every entry it reads, so they stay zero between
+    // evaluations.
+    if (buffers_.empty() || buffers_[0].size() < static_cast<size_t>(total)) {
+        buffers_.clear();
+        const auto size = static_cast<size_t>(total + total / 8);
+        for (int q = 0; q < 5; ++q)
+            buffers_.push_back(zeros(size, real_, backend_));
+    }
+}
+
+void NewtonBuffers::sum_into(const Array &fx, const Array &fy, const Array &fz, const Array &pe,
+                             const Array &vir) {
+    if (n_ == 0) return;
+    sum_(chunks_, {fx, fy, fz, pe, vir, buffers_[0], buffers_[1], buffers_[2], buffers_[3],
+                   buffers_[4], rlo_, rhi_, boff_, int32_t(n_), chunks_});
+}
+
+} // namespace smelt::apps

@@ -1,0 +1,66 @@
+// Per-chunk force buffers for Newton's third law on a half neighbour list (CPU backends),
+// driving apps/common/kernels/newton.py:
+//
+//   after each list build:  newton_ranges (Elementwise over the chunks) → the index range each
+//                           chunk's rows touch; on the host, the buffer offsets (a prefix sum of
+//                           the range lengths) and buffers grown to their total (zeroed)
+//   every force evaluation: the app's force kernel over the chunks adds into the buffers →
+//                           newton_sum (Elementwise over the particles) adds the chunks' entries
+//                           in chunk order into fx, fy, fz, pe, vir and clears them
+//
+// The chunk count depends only on the particle count (chunks_for), never on the thread count,
+// so the forces are the same bits on any number of threads. With particles in cell order (md3d's
+// neighbor.sort_interval) a chunk's rows reach little beyond its own particles, and the buffers
+// hold a few times n entries; in random order up to chunks × n.
+#pragma once
+
+#include "common/neighbor_list.h"
+#include "smelt.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace smelt::apps {
+
+class NewtonBuffers {
+public:
+    // n particles; `real` is the dtype of the force arrays. Kernels compile on first use.
+    NewtonBuffers(const Program &program, const Options &options, int64_t n, DType real);
+
+    // The chunks of n particles: about 1024 particles each, at most 64 (enough to balance the
+    // threads of one CPU socket), at least 1.
+    static int32_t chunks_for(int64_t n);
+
+    // Changes the particle count; the next prepare() recomputes the ranges.
+    void resize(int64_t n);
+    // Recomputes the chunks' ranges and the buffer layout when `list` was rebuilt since the last
+    // call (its builds() changed). The list must be a half list with rows of stride 1.
+    void prepare(const NeighborList &list);
+    // fx, fy, fz, pe, vir = the buffers' sums (newton_sum); the buffers are zero after it.
+    void sum_into(const Array &fx, const Array &fy, const Array &fz, const Array &pe,
+                  const Array &vir);
+
+    int32_t chunks() const { return chunks_; }
+    int64_t size() const { return n_; }
+    // Entries of each buffer in use (sum of the chunks' range lengths).
+    int64_t entries() const { return entries_; }
+    // Buffers of fx, fy, fz, pe, vir; chunk c's entry for particle p is at
+    // offsets()[c] + p - range_lo()[c].
+    const std::vector<Array> &buffers() const { return buffers_; }
+    const Array &range_lo() const { return rlo_; }
+    const Array &range_hi() const { return rhi_; }
+    const Array &offsets() const { return boff_; }
+
+private:
+    Backend *backend_;
+    DType real_;
+    int64_t n_ = 0;
+    int32_t chunks_ = 1;
+    int64_t entries_ = 0;
+    int64_t built_ = -1; // the list's builds() at the last prepare(); -1: none
+    Elementwise ranges_, sum_;
+    Array rlo_, rhi_, boff_;
+    std::vector<Array> buffers_;
+};
+
+} // namespace smelt::apps
