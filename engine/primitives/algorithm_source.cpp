@@ -2,8 +2,6 @@
 
 #include "support/error.h"
 
-#include <algorithm>
-
 namespace smelt::primitives {
 
 std::string algorithm_source(const std::string &name) {
@@ -43,20 +41,6 @@ std::string portable_words(const codegen::Dialect &d) {
     builtin("SMELT_NUM_GROUPS", "GDIM_0");
     if (!d.group_barrier.empty()) define("SMELT_GROUP_BARRIER()", d.group_barrier);
     return out;
-}
-
-std::string define_block(const std::string &name, const std::string &text) {
-    SMELT_INTERNAL_ASSERT(text.find("//") == std::string::npos &&
-                              text.find('#') == std::string::npos,
-                          "define_block(" + name + "): a comment or directive in\n" + text);
-    std::string out = "#define " + name;
-    size_t at = 0;
-    while (at < text.size()) {
-        const size_t end = std::min(text.find('\n', at), text.size());
-        out += " \\\n" + text.substr(at, end - at);
-        at = end + 1;
-    }
-    return out + "\n";
 }
 
 std::string define_line(const std::string &name, const std::string &value) {

@@ -34,13 +34,6 @@ std::string algorithm_source(const std::string &name);
 // GPU algorithm used there fails to compile rather than meaning something else.
 std::string portable_words(const codegen::Dialect &d);
 
-// TEXT (statements a backend writes as C++ text, e.g. OpenCL's work-group tree in local memory)
-// as one macro, "#define NAME" followed by the lines of TEXT joined by backslash-newlines, which
-// an algorithm file calls where that step goes. NAME may take parameters ("SMELT_GROUP_TREE()").
-// TEXT may hold no preprocessor line and no line comment (either would end or swallow the
-// macro): an internal error.
-std::string define_block(const std::string &name, const std::string &text);
-
 // "#define NAME VALUE\n", the line of a per-call header; VALUE (a type, a spelled call) must be one
 // line: an internal error otherwise.
 std::string define_line(const std::string &name, const std::string &value);

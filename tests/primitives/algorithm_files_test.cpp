@@ -45,12 +45,26 @@ TEST(AlgorithmFiles, AnIncludedFileAppearsWhereverItIsIncluded) {
     EXPECT_THROW(algorithm_source("no_such.kernel"), InternalError);
 }
 
-TEST(AlgorithmFiles, DefineBlockContinuesEveryLineOfItsText) {
-    EXPECT_EQ(primitives::define_block("STEP()", "    a = 1;\n    b = 2;\n"),
-              "#define STEP() \\\n    a = 1; \\\n    b = 2;\n");
-    EXPECT_THROW(primitives::define_block("STEP()", "a = 1; // one\n"), InternalError);
-    EXPECT_THROW(primitives::define_block("STEP()", "#pragma unroll\nfor (;;) {}\n"),
-                 InternalError);
+// OpenCL's work-group tree and scan in local memory are written once, and every kernel that
+// combines a group's pairs takes them by include: the chunked and tiled kernels and the final
+// kernels both layouts share.
+TEST(AlgorithmFiles, OpenCLGroupStepsAreWrittenOnce) {
+    const std::string tree = algorithm_source("group_tree.kernel");
+    const std::string scan = algorithm_source("group_scan.kernel");
+    ASSERT_NE(tree.find("smelt_s < SMELT_MAX_GROUP_SIZE"), std::string::npos);
+    for (const char *name : {"reduce_chunked_opencl.kernel", "reduce_final_opencl.kernel"})
+        EXPECT_EQ(count(algorithm_source(name), tree), 1u) << name;
+    for (const char *name : {"scan_chunked_opencl.kernel", "scan_groups_opencl.kernel"})
+        EXPECT_EQ(count(algorithm_source(name), scan), 1u) << name;
+    const std::string tiled = algorithm_source("tiled_reduce_scan.kernel");
+    EXPECT_EQ(count(tiled, tree), 1u);
+    EXPECT_EQ(count(tiled, scan), 1u);
+    // The final kernels split the group results with chunk_split.kernel's smelt_chunk_begin.
+    for (const char *name : {"reduce_final_opencl.kernel", "scan_groups_opencl.kernel"})
+        EXPECT_EQ(count(algorithm_source(name), "smelt_chunk_begin("), 2u) << name;
+}
+
+TEST(AlgorithmFiles, DefineLineIsOneLine) {
     EXPECT_EQ(primitives::define_line("SMELT_T", "float"), "#define SMELT_T float\n");
     EXPECT_THROW(primitives::define_line("SMELT_T", "a\nb"), InternalError);
 }

@@ -1,6 +1,8 @@
 // Pieces shared by the CUDA wrappers: kernel parameter lists and warp-shuffle helpers.
 #include "codegen/c_like.h"
+#include "primitives/algorithm_source.h"
 #include "primitives/cuda/wrappers.h"
+#include "primitives/per_call_header.h"
 
 namespace smelt::primitives::cuda {
 
@@ -24,22 +26,10 @@ std::string kernel_params(const codegen::Dialect &d, const std::vector<EntryPara
 }
 
 std::string device_helpers(const codegen::Dialect &d, Scalar acc, const CombineSymbols &ops) {
-    const std::string T = d.type(acc);
     // __shfl_*_sync has overloads for 32- and 64-bit integers and floats only.
     const bool narrow = acc == Scalar::Bool || scalar_bits(acc) < 32;
-    const std::string carrier = narrow ? "int" : T;
-    std::string out;
-    for (const char *dir : {"up", "down"})
-        out += "SMELT_INLINE " + T + " smelt_shfl_" + dir + "_acc(" + T +
-               " v, unsigned d) { return (" + T + ")__shfl_" + dir + "_sync(0xffffffffu, (" +
-               carrier + ")v, d); }\n";
-    out += "SMELT_INLINE " + T + " smelt_shfl_idx_acc(" + T + " v, int lane) { return (" + T +
-           ")__shfl_sync(0xffffffffu, (" + carrier + ")v, lane); }\n";
-    out += "SMELT_INLINE " + T + " smelt_combine_acc(" + T + " a, " + T + " b) { return (" + T +
-           ")" + ops.combine + "(a, b); }\n";
-    out += "SMELT_INLINE " + T + " smelt_neutral_acc(void) { return (" + T + ")" + ops.neutral +
-           "(); }\n";
-    return out;
+    return combine_macros(d, acc, ops) + define_line("SMELT_SHFL_T", narrow ? "int" : d.type(acc)) +
+           algorithm_source("warp_value.kernel");
 }
 
 } // namespace smelt::primitives::cuda

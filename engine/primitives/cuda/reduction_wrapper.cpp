@@ -15,7 +15,6 @@ namespace smelt::primitives::cuda {
 
 std::string reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper &w) {
     const Type acc_type = Type::scalar(w.out);
-    const std::string T = codegen::type_name(d, acc_type);
     CallVars vars;
     vars.index = "smelt_i";
     const std::string params = kernel_params(d, w.params, vars);
@@ -30,9 +29,8 @@ std::string reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper 
     std::string out = "/* Reduction of " +
                       (w.map ? w.map->symbol + "(i, ...)" : std::string("an array")) + " with " +
                       w.ops.combine + ": deterministic two-stage tree. */\n";
-    out += device_helpers(d, w.out, w.ops);
     out += "/* ---- per-call header of reduce_grid_stride.kernel ---- */\n";
-    out += define_line("SMELT_T", T);
+    out += device_helpers(d, w.out, w.ops);
     out += define_line("SMELT_USER_PARAMS", params);
     out += define_line("SMELT_ITEM(smelt_i)", item);
     out += portable_words(d);

@@ -5,29 +5,12 @@
 //
 // In a large grid the look-back pauses (__nanosleep) before its first poll and between polls,
 // as CUB's does: hundreds of warps polling without pause flood the L2 slices holding the status
-// words and delay the very stores they wait for. That pause is CUDA's own, so this file writes
-// it (smelt_backoff); the tile size and pauses are tuned on an H100 (wrappers.h).
+// words and delay the very stores they wait for (smelt_backoff, in the kernel file); the tile
+// size and pauses are tuned on an H100 (wrappers.h).
 #include "primitives/algorithm_source.h"
 #include "primitives/cuda/scan_tile.h"
 
 namespace smelt::primitives::cuda {
-
-namespace {
-
-// smelt_backoff(ns): the look-back's pause, only in grids of at least kScanBackoffGrid blocks
-// (sm_70 and later have __nanosleep).
-std::string backoff_function() {
-    return "SMELT_INLINE void smelt_backoff(unsigned smelt_ns) {\n"
-           "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n"
-           "    if (SMELT_NUM_GROUPS >= " +
-           std::to_string(kScanBackoffGrid) +
-           "u) __nanosleep(smelt_ns);\n"
-           "#endif\n"
-           "    (void)smelt_ns;\n"
-           "}\n";
-}
-
-} // namespace
 
 std::string single_pass_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
     // 8-byte values take two status words per tile, each with a half.
@@ -38,7 +21,7 @@ std::string single_pass_scan_wrapper(const codegen::Dialect &d, const ScanWrappe
     out += define_line("SMELT_LOOK_BACK_GROUPS", std::to_string(kScanLookBack));
     out += define_line("SMELT_FIRST_POLL_NS", std::to_string(kScanFirstPollNs) + "u");
     out += define_line("SMELT_POLL_NS", std::to_string(kScanPollNs) + "u");
-    out += backoff_function();
+    out += define_line("SMELT_BACKOFF_GRID", std::to_string(kScanBackoffGrid) + "u");
     return out + algorithm_source("scan_single_pass.kernel");
 }
 

@@ -16,13 +16,9 @@ std::string scan_title(const ScanWrapper &w, const std::string &what) {
 std::string scan_header(const codegen::Dialect &d, const ScanWrapper &w) {
     CallVars vars = CallVars::for_scan();
     const Type acc_type = Type::scalar(w.dtype);
-    const std::string T = codegen::type_name(d, acc_type);
-    std::string out = device_helpers(d, w.dtype, w.ops);
-    // (fa, a) + (fb, b) on the value only: the result's value depends on fb alone.
-    out += "SMELT_INLINE " + T + " smelt_seg_fold(" + T + " a, " + T +
-           " b, int fb) { return fb ? b : smelt_combine_acc(a, b); }\n\n";
-    out += "/* ---- per-call header of the scan ---- */\n";
-    out += define_line("SMELT_T", T);
+    std::string out = "/* ---- per-call header of the scan ---- */\n";
+    out += device_helpers(d, w.dtype, w.ops);
+    out += algorithm_source("scan_seg_fold.kernel");
     out += define_line("SMELT_USER_PARAMS", kernel_params(d, w.params, vars));
     out += define_line(
         "SMELT_INPUT(smelt_i)",

@@ -16,8 +16,8 @@ namespace smelt::primitives::cuda {
 // "/* Scan: input f, output g, ... with c: WHAT. */" for the top of a scan's wrapper.
 std::string scan_title(const ScanWrapper &w, const std::string &what);
 
-// The helpers (device_helpers, smelt_seg_fold) and the macros both scan files take (their tops
-// list them): the value type, the user's parameters and calls spelled with the kernels'
+// The helpers (device_helpers, scan_seg_fold.kernel) and the macros both scan files take (their
+// tops list them): the value type, the user's parameters and calls spelled with the kernels'
 // variables (index smelt_i, n smelt_n, item smelt_item, prev_item smelt_prev, last_item
 // smelt_last), whether the scan is segmented, the tile sizes; then portable_words(d).
 std::string scan_header(const codegen::Dialect &d, const ScanWrapper &w);

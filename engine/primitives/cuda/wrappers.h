@@ -59,9 +59,11 @@ inline constexpr int kScanBackoffGrid = 500;
 std::string kernel_params(const codegen::Dialect &d, const std::vector<EntryParam> &params,
                           CallVars &vars, bool restrict_pointers = false);
 
-// smelt_shfl_up_acc / smelt_shfl_down_acc / smelt_shfl_idx_acc for values of type `acc`
-// (8- and 16-bit types and bool travel through int), and smelt_combine_acc(a, b) calling the
-// combine function with its result converted back to `acc`.
+// SMELT_T (the type of `acc`), SMELT_COMBINE, SMELT_NEUTRAL and SMELT_SHFL_T, then
+// primitives/algorithms/warp_value.kernel: smelt_shfl_up_acc / smelt_shfl_down_acc /
+// smelt_shfl_idx_acc for values of type `acc` (8- and 16-bit types and bool travel through int),
+// smelt_combine_acc(a, b) calling the combine function with its result converted back to `acc`,
+// and smelt_neutral_acc().
 std::string device_helpers(const codegen::Dialect &d, Scalar acc, const CombineSymbols &ops);
 
 std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrapper &w);

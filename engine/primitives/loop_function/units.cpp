@@ -3,16 +3,31 @@
 #include "codegen/c_like.h"
 #include "codegen/dialect.h"
 #include "codegen/prelude.h"
+#include "primitives/algorithm_source.h"
 #include "primitives/cpu/wrappers.h"
 #include "primitives/cuda/raw_kernel.h"
 #include "support/backend_table.h"
 #include "support/error.h"
 
 #include <set>
+#include <utility>
 
 namespace smelt::primitives::loops {
 
 namespace {
+
+// The macros a segment's block expects (loop_map_openmp.kernel, loop_reduce_openmp.kernel),
+// the block, and #undef lines, so the next segment defines them afresh.
+std::string segment_block(const std::vector<std::pair<std::string, std::string>> &macros,
+                          const std::string &file) {
+    std::string out;
+    for (const auto &[name, value] : macros)
+        out += define_line(name, value);
+    out += algorithm_source(file);
+    for (const auto &macro : macros)
+        out += "#undef " + macro.first.substr(0, macro.first.find('(')) + "\n";
+    return out;
+}
 
 std::string cpu_entry(const Outlined &o) {
     const codegen::Dialect &d = codegen::cpp_dialect();
@@ -21,7 +36,8 @@ std::string cpu_entry(const Outlined &o) {
     for (const auto &p : o.shared)
         params.push_back({p->name, p->type});
     CallVars vars;
-    std::string out = "/* LoopFunction: the segments of the function, in order. */\n";
+    std::string out = portable_words(d) + algorithm_source("chunk_split.kernel");
+    out += "/* LoopFunction: the segments of the function, in order. */\n";
     out += cpu::entry_head(d, params, vars);
     auto call = [&](const std::string &fn, std::vector<std::string> lead_args) {
         for (const auto &v : vars.params)
@@ -35,51 +51,19 @@ std::string cpu_entry(const Outlined &o) {
         }
         const std::string total = codegen::int_literal(d, Scalar::I64, s.total);
         if (s.kind == SegmentKind::Map) {
-            out += "    {\n";
-            out += "#pragma omp parallel for schedule(static) num_threads(smelt_num_threads) "
-                   "if (smelt_num_threads > 1 && " +
-                   total + " > 1)\n";
-            out += "        for (int64_t smelt_t = 0; smelt_t < " + total + "; ++smelt_t)\n";
-            out += "            " + call(s.body, {"smelt_t"}) + ";\n";
-            out += "    }\n";
+            out += segment_block({{"SMELT_SEG_TOTAL", total},
+                                  {"SMELT_SEG_BODY(smelt_t)", call(s.body, {"smelt_t"})}},
+                                 "loop_map_openmp.kernel");
             continue;
         }
-        const std::string T = codegen::type_name(d, Type::scalar(s.acc));
-        const std::string neutral = codegen::call_function(m, s.neutral, {});
-        out += "    {\n";
-        out += "        const int32_t smelt_team = " + total + " > 1 ? smelt_num_threads : 1;\n";
-        out += "        " + T + " *smelt_parts = (" + T + " *)malloc(sizeof(" + T +
-               ") * (size_t)smelt_team);\n";
-        out += "        for (int32_t smelt_k = 0; smelt_k < smelt_team; ++smelt_k) "
-               "smelt_parts[smelt_k] = " +
-               neutral + ";\n";
-        out += "#pragma omp parallel num_threads(smelt_team) if (smelt_team > 1)\n";
-        out += "        {\n";
-        out += "            int32_t smelt_th = 0, smelt_nt = 1;\n";
-        out += "#ifdef _OPENMP\n";
-        out += "            smelt_th = omp_get_thread_num();\n";
-        out += "            smelt_nt = omp_get_num_threads();\n";
-        out += "#endif\n";
-        out += "            const int64_t smelt_base = " + total +
-               " / smelt_nt, smelt_rem = " + total + " % smelt_nt;\n";
-        out +=
-            "            const int64_t smelt_lo = smelt_th * smelt_base + (smelt_th < smelt_rem ? "
-            "smelt_th : smelt_rem);\n";
-        out += "            const int64_t smelt_hi = smelt_lo + smelt_base + (smelt_th < smelt_rem "
-               "? 1 : 0);\n";
-        out += "            " + T + " smelt_p = " + neutral + ";\n";
-        out += "            for (int64_t smelt_t = smelt_lo; smelt_t < smelt_hi; ++smelt_t)\n";
-        out += "                smelt_p = " +
-               codegen::call_function(m, s.combine, {"smelt_p", call(s.body, {"smelt_t"})}) + ";\n";
-        out += "            smelt_parts[smelt_th] = smelt_p;\n";
-        out += "        }\n";
-        out += "        " + T + " smelt_r = " + neutral + ";\n";
-        out += "        for (int32_t smelt_k = 0; smelt_k < smelt_team; ++smelt_k)\n";
-        out += "            smelt_r = " +
-               codegen::call_function(m, s.combine, {"smelt_r", "smelt_parts[smelt_k]"}) + ";\n";
-        out += "        free(smelt_parts);\n";
-        out += "        " + call(s.apply, {"smelt_r"}) + ";\n";
-        out += "    }\n";
+        out += segment_block({{"SMELT_SEG_TOTAL", total},
+                              {"SMELT_SEG_T", codegen::type_name(d, Type::scalar(s.acc))},
+                              {"SMELT_SEG_NEUTRAL", codegen::call_function(m, s.neutral, {})},
+                              {"SMELT_SEG_COMBINE(smelt_a, smelt_b)",
+                               codegen::call_function(m, s.combine, {"smelt_a", "smelt_b"})},
+                              {"SMELT_SEG_TERM(smelt_t)", call(s.body, {"smelt_t"})},
+                              {"SMELT_SEG_APPLY(smelt_r)", call(s.apply, {"smelt_r"})}},
+                             "loop_reduce_openmp.kernel");
     }
     out += "    (void)smelt_n;\n    (void)smelt_num_threads;\n}\n";
     return out;

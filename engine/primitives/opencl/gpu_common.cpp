@@ -25,10 +25,9 @@ std::string tiled_header(const codegen::Dialect &d, const TiledCall &c) {
     out += define_line("SMELT_SEGMENTED", c.segment.empty() ? "0" : "1");
     if (!c.segment.empty()) out += define_line("SMELT_SEGMENT_START(smelt_i)", c.segment);
     // The work-group step is OpenCL's own: a tree or scan through local memory, barrier() at
-    // every level (CUDA's tiles use warp shuffles instead).
-    out += define_block("SMELT_GROUP_TREE()", local_tree("        "));
-    if (c.scan) out += define_block("SMELT_GROUP_SCAN()", local_inclusive_scan("        ", c.T));
-    return out + portable_words(d);
+    // every level (group_tree.kernel, group_scan.kernel; CUDA's tiles use warp shuffles instead).
+    out += group_size_macro();
+    return out + portable_words(d) + algorithm_source("pair_join.kernel");
 }
 
 std::string tiled_kernel(const std::string &entry, bool down, const std::string &output) {

@@ -1,12 +1,13 @@
 // OpenCL entries of Reduction in the GPU layout (gpu_wrappers.h), two stages:
 //   smelt_reduce_groups   G work-groups (tiled_reduce_scan.kernel's group totals); per tile of
 //                         the group's run: coalesced load of the items, each work-item folds
-//                         its K consecutive items, the ordered tree (local_tree) folds the W
+//                         its K consecutive items, the ordered tree (group_tree.kernel) folds the W
 //                         results, and work-item 0 appends the tile's result to the group's
 //                         carry; the carry goes to smelt_gv/gf[group]
 //   smelt_reduce_final    one work-group folds the G results in order (as the CPU layout's)
 // Every item is evaluated once, and combined only with its index-order neighbours.
 #include "codegen/c_like.h"
+#include "primitives/algorithm_source.h"
 #include "primitives/call_spelling.h"
 #include "primitives/opencl/gpu_wrappers.h"
 
@@ -32,10 +33,10 @@ std::string gpu_reduction_wrapper(const codegen::Dialect &d, const ReductionWrap
     std::string out = "/* Reduction of " +
                       (w.map ? w.map->symbol + "(i, ...)" : std::string("an array")) + " with " +
                       w.ops.combine + " (GPU layout). */\n";
-    out += join_helpers(c.T, c.combine);
     out += tiled_header(d, c);
     out += tiled_kernel(kReduceGroupsEntry, false);
-    out += "\n" + reduce_final_kernel(d, c.T, c.neutral);
+    out += "\n" + algorithm_source("chunk_split.kernel");
+    out += algorithm_source("reduce_final_opencl.kernel");
     return out;
 }
 

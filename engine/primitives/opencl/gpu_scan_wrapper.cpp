@@ -1,7 +1,7 @@
 // OpenCL entries of Scan in the GPU layout (gpu_wrappers.h): reduce-then-scan in three kernels,
 // the first and last tiled_reduce_scan.kernel's.
 // Pairs (value, flags) carry whether a run holds a value and contains a segment start
-// (smelt_join, common.cpp); index 0 always starts a segment.
+// (smelt_join, pair_join.kernel); index 0 always starts a segment.
 //   smelt_scan_up      G work-groups; per tile: coalesced load of input (and segment starts),
 //                      each work-item folds its K consecutive items, the ordered tree folds
 //                      the W results, work-item 0 appends the tile to the group's total →
@@ -10,7 +10,7 @@
 //                      the total of everything (last_item) at smelt_gv/gf[G] (shared with the
 //                      CPU layout)
 //   smelt_scan_down    per tile, from the group's carry: load and fold as in up, an inclusive
-//                      scan of the W folds in local memory (local_inclusive_scan), each
+//                      scan of the W folds in local memory (group_scan.kernel), each
 //                      work-item rescans its K items from the pairs before it, writing the
 //                      items back into the tile, then output(i, item, prev_item, last_item) is
 //                      called for the tile with consecutive work-items on consecutive indices
@@ -18,6 +18,7 @@
 // a tile's inputs are evaluated before any of its outputs, so never after output at the same
 // index.
 #include "codegen/c_like.h"
+#include "primitives/algorithm_source.h"
 #include "primitives/call_spelling.h"
 #include "primitives/opencl/gpu_wrappers.h"
 
@@ -40,10 +41,10 @@ std::string gpu_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w) {
     std::string out = "/* Scan: input " + w.input.symbol + ", output " + w.output.symbol +
                       (w.segment ? ", segments " + w.segment->symbol : std::string()) + ", with " +
                       w.ops.combine + " (GPU layout). */\n";
-    out += join_helpers(c.T, c.combine);
     out += tiled_header(d, c);
     out += tiled_kernel(kScanUpEntry, false);
-    out += "\n" + scan_groups_kernel(d, c.T, c.neutral) + "\n";
+    out += "\n" + algorithm_source("chunk_split.kernel");
+    out += algorithm_source("scan_groups_opencl.kernel") + "\n";
     out += tiled_kernel(kScanDownEntry, true, spell_call(d, w.output, vars, w.params, w.dtype));
     return out;
 }

@@ -8,7 +8,7 @@
 //          the work on the previous tile, then stores them in local memory
 //   fold   work-item l folds the K consecutive items [l * K, l * K + K) in index order
 //   group  an ordered tree (reduction) or scan (scan) over the W folds in local memory
-//          (local_tree, local_inclusive_scan: OpenCL's own step, passed to the file as a macro)
+//          (group_tree.kernel, group_scan.kernel: OpenCL's own step, over local memory)
 //
 // Group g owns the contiguous run of tiles [g * per, (g + 1) * per) (per = ceil(tiles / G),
 // computed in the kernel from n and the group count G), so the split, and with it every combine,
@@ -18,9 +18,9 @@
 //
 // Kernel parameters (user parameters first, in EntryParam order):
 //   smelt_reduce_groups(<user>, long n, __global T *gv, __global uchar *gf)
-//   smelt_reduce_final  as in the CPU layout (reduction_wrapper.cpp)
+//   smelt_reduce_final  as in the CPU layout (reduce_final_opencl.kernel)
 //   smelt_scan_up(<user>, long n, __global T *gv, __global uchar *gf)
-//   smelt_scan_groups   as in the CPU layout (scan_wrapper.cpp), over the G group totals
+//   smelt_scan_groups   as in the CPU layout (scan_groups_opencl.kernel), over the G group totals
 //   smelt_scan_down(<user>, long n, __global T *gv, __global uchar *gf)
 #pragma once
 
@@ -60,16 +60,8 @@ std::string tiled_header(const codegen::Dialect &d, const TiledCall &c);
 // One kernel of tiled_reduce_scan.kernel: the group totals (reduction, scan up-sweep) or, with
 // `down`, the scan's down-sweep calling `output`.
 std::string tiled_kernel(const std::string &entry, bool down, const std::string &output = "");
-// The in-order tree over smelt_lv/lf[0, local size) (reduction_wrapper.cpp): result in [0].
-std::string local_tree(const std::string &indent);
 
 std::string gpu_reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper &w);
 std::string gpu_scan_wrapper(const codegen::Dialect &d, const ScanWrapper &w);
-
-// The kernels both layouts share, over a short array of group results (one work-group).
-std::string reduce_final_kernel(const codegen::Dialect &d, const std::string &T,
-                                const std::string &neutral);
-std::string scan_groups_kernel(const codegen::Dialect &d, const std::string &T,
-                               const std::string &neutral);
 
 } // namespace smelt::primitives::opencl

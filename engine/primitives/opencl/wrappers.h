@@ -28,13 +28,13 @@ inline constexpr const char *kScanUpEntry = "smelt_scan_up";
 inline constexpr const char *kScanGroupsEntry = "smelt_scan_groups";
 inline constexpr const char *kScanDownEntry = "smelt_scan_down";
 
-// The largest work-group size launched. Loops over the levels of a work-group tree or scan run
-// a fixed log2(kMaxGroupSize) times, whatever the launch's size (extra levels do nothing), so
-// every work-item meets the same barriers: PoCL 3.1 miscompiles barrier loops bounded by
-// get_local_size(0).
+// The largest work-group size launched. Loops over the levels of a work-group tree or scan
+// (primitives/algorithms/group_tree.kernel, group_scan.kernel) run a fixed log2(kMaxGroupSize)
+// times, whatever the launch's size (extra levels do nothing), so every work-item meets the same
+// barriers: PoCL 3.1 miscompiles barrier loops bounded by get_local_size(0).
 inline constexpr size_t kMaxGroupSize = 256;
-// "for (uint VAR = 1; VAR < 256u; VAR <<= 1) {"
-std::string level_loop(const std::string &var);
+// "#define SMELT_MAX_GROUP_SIZE 256u", which group_tree.kernel and group_scan.kernel expect.
+std::string group_size_macro();
 
 // The user's parameters as entry parameters smelt_p0..., each followed by ", "; vars.params gets
 // their names.
@@ -46,19 +46,6 @@ std::string user_params(const codegen::Dialect &d, const std::vector<EntryParam>
 std::string kernel_head(const codegen::Dialect &d, const std::string &name,
                         const std::vector<EntryParam> &params, const std::string &extra,
                         CallVars &vars);
-
-// Lines computing this work-item's contiguous part [smelt_lo, smelt_hi) of [0, smelt_n): the
-// global range is split into balanced chunks in global-id order (empty ones only at the end).
-std::string work_item_chunk(const std::string &indent);
-
-// Helpers for a (value, flags) pair of type T: flags bit 1 = holds a value, bit 0 = contains a
-// segment start. SMELT_JOIN_T(a, fa, b, fb) is a followed by b: b when b starts a segment or a is
-// empty, a when b is empty, else combine(a, b). Defines smelt_join(), smelt_join_flags().
-std::string join_helpers(const std::string &T, const std::string &combine);
-
-// An in-place inclusive scan (Hillis-Steele, barrier() at every step) of the pairs in
-// smelt_lv/smelt_lf[0, get_local_size(0)) by smelt_join; every work-item of the group runs it.
-std::string local_inclusive_scan(const std::string &indent, const std::string &T);
 
 std::string elementwise_wrapper(const codegen::Dialect &d, const ElementwiseWrapper &w);
 std::string reduction_wrapper(const codegen::Dialect &d, const ReductionWrapper &w);

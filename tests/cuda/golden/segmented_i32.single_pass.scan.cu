@@ -1,15 +1,30 @@
 #line N "kernel.cu"
 
 /* Scan: input ident, output store_item_prev, segments seg_start, with reduce_ab: single pass, decoupled look-back. */
-SMELT_INLINE int32_t smelt_shfl_up_acc(int32_t v, unsigned d) { return (int32_t)__shfl_up_sync(0xffffffffu, (int32_t)v, d); }
-SMELT_INLINE int32_t smelt_shfl_down_acc(int32_t v, unsigned d) { return (int32_t)__shfl_down_sync(0xffffffffu, (int32_t)v, d); }
-SMELT_INLINE int32_t smelt_shfl_idx_acc(int32_t v, int lane) { return (int32_t)__shfl_sync(0xffffffffu, (int32_t)v, lane); }
-SMELT_INLINE int32_t smelt_combine_acc(int32_t a, int32_t b) { return (int32_t)reduce_ab(a, b); }
-SMELT_INLINE int32_t smelt_neutral_acc(void) { return (int32_t)reduce_neutral(); }
-SMELT_INLINE int32_t smelt_seg_fold(int32_t a, int32_t b, int fb) { return fb ? b : smelt_combine_acc(a, b); }
-
 /* ---- per-call header of the scan ---- */
 #define SMELT_T int32_t
+#define SMELT_COMBINE(smelt_a, smelt_b) ((int32_t)reduce_ab(smelt_a, smelt_b))
+#define SMELT_NEUTRAL ((int32_t)reduce_neutral())
+#define SMELT_SHFL_T int32_t
+/* ---- warp_value.kernel: the value's warp shuffles, combine and neutral element (CUDA) ----
+ * smelt_shfl_up_acc(v, d), smelt_shfl_down_acc(v, d), smelt_shfl_idx_acc(v, lane) move a
+ * SMELT_T across the full warp; __shfl_*_sync has overloads for 32- and 64-bit integers and
+ * floats only, so the value travels as SMELT_SHFL_T (int for 8- and 16-bit types and bool).
+ * smelt_combine_acc(a, b) and smelt_neutral_acc() are the combine and neutral element as
+ * SMELT_T.
+ * Expects from the per-call header (cuda/wrappers.h: device_helpers):
+ *   SMELT_T, SMELT_COMBINE(a, b), SMELT_NEUTRAL   (per_call_header.h: combine_macros)
+ *   SMELT_SHFL_T                                  the type a shuffle carries */
+SMELT_INLINE SMELT_T smelt_shfl_up_acc(SMELT_T v, unsigned d) { return (SMELT_T)__shfl_up_sync(0xffffffffu, (SMELT_SHFL_T)v, d); }
+SMELT_INLINE SMELT_T smelt_shfl_down_acc(SMELT_T v, unsigned d) { return (SMELT_T)__shfl_down_sync(0xffffffffu, (SMELT_SHFL_T)v, d); }
+SMELT_INLINE SMELT_T smelt_shfl_idx_acc(SMELT_T v, int lane) { return (SMELT_T)__shfl_sync(0xffffffffu, (SMELT_SHFL_T)v, lane); }
+SMELT_INLINE SMELT_T smelt_combine_acc(SMELT_T a, SMELT_T b) { return SMELT_COMBINE(a, b); }
+SMELT_INLINE SMELT_T smelt_neutral_acc(void) { return SMELT_NEUTRAL; }
+/* ---- scan_seg_fold.kernel: the value of a segmented fold (CUDA scans) ----
+ * smelt_seg_fold(a, b, fb) is the value of (fa, a) + (fb, b): b where b's run starts a
+ * segment, else smelt_combine_acc(a, b); it depends on fb alone.
+ * Expects: SMELT_T and, before this file, warp_value.kernel. */
+SMELT_INLINE SMELT_T smelt_seg_fold(SMELT_T a, SMELT_T b, int fb) { return fb ? b : smelt_combine_acc(a, b); }
 #define SMELT_USER_PARAMS , int32_t *smelt_p0 /* x */, int32_t *smelt_p1 /* y */, int32_t *smelt_p2 /* yp */, int32_t *smelt_p3 /* last */, int32_t *smelt_p4 /* flags */
 #define SMELT_INPUT(smelt_i) ident(smelt_i, smelt_p0)
 #define SMELT_OUTPUT store_item_prev(smelt_i, smelt_item, smelt_prev, smelt_p1, smelt_p2)
@@ -57,12 +72,7 @@ typedef uint16_t smelt_u16;
 #define SMELT_LOOK_BACK_GROUPS 1
 #define SMELT_FIRST_POLL_NS 1500u
 #define SMELT_POLL_NS 700u
-SMELT_INLINE void smelt_backoff(unsigned smelt_ns) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    if (SMELT_NUM_GROUPS >= 500u) __nanosleep(smelt_ns);
-#endif
-    (void)smelt_ns;
-}
+#define SMELT_BACKOFF_GRID 500u
 /* The CUDA target's scan when output does not take last_item (primitives/cuda/scan_wrapper.cpp):
  * a single pass with decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan
  * with Decoupled Look-back", 2016), so the input is read once and the output written once, as in
@@ -98,8 +108,18 @@ SMELT_INLINE void smelt_backoff(unsigned smelt_ns) {
  *   SMELT_STATUS_WORDS                  status words per tile: 1 (values of up to 4 bytes) or 2
  *   SMELT_LOOK_BACK_GROUPS              groups of 32 tiles read per look-back window
  *   SMELT_FIRST_POLL_NS, SMELT_POLL_NS  pauses before the first poll and between polls
- * and smelt_backoff(ns), the pause between polls (CUDA's __nanosleep, in large grids only).
+ *   SMELT_BACKOFF_GRID                  the fewest blocks of a grid that pauses at all
  */
+
+/* The look-back's pause: in a large grid, hundreds of warps polling without pause flood the L2
+ * slices holding the status words and delay the very stores they wait for (CUB pauses too).
+ * sm_70 and later have __nanosleep. */
+SMELT_INLINE void smelt_backoff(unsigned smelt_ns) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    if (SMELT_NUM_GROUPS >= SMELT_BACKOFF_GRID) __nanosleep(smelt_ns);
+#endif
+    (void)smelt_ns;
+}
 
 union smelt_bits_t { SMELT_T v; unsigned int u[SMELT_STATUS_WORDS]; };
 /* Word h of tile t is status[h * tiles + t], so a warp reads 32 consecutive words at once. */

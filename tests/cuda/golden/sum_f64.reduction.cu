@@ -1,13 +1,25 @@
 #line N "kernel.cu"
 
 /* Reduction of an array with reduce_ab: deterministic two-stage tree. */
-SMELT_INLINE double smelt_shfl_up_acc(double v, unsigned d) { return (double)__shfl_up_sync(0xffffffffu, (double)v, d); }
-SMELT_INLINE double smelt_shfl_down_acc(double v, unsigned d) { return (double)__shfl_down_sync(0xffffffffu, (double)v, d); }
-SMELT_INLINE double smelt_shfl_idx_acc(double v, int lane) { return (double)__shfl_sync(0xffffffffu, (double)v, lane); }
-SMELT_INLINE double smelt_combine_acc(double a, double b) { return (double)reduce_ab(a, b); }
-SMELT_INLINE double smelt_neutral_acc(void) { return (double)reduce_neutral(); }
 /* ---- per-call header of reduce_grid_stride.kernel ---- */
 #define SMELT_T double
+#define SMELT_COMBINE(smelt_a, smelt_b) ((double)reduce_ab(smelt_a, smelt_b))
+#define SMELT_NEUTRAL ((double)reduce_neutral())
+#define SMELT_SHFL_T double
+/* ---- warp_value.kernel: the value's warp shuffles, combine and neutral element (CUDA) ----
+ * smelt_shfl_up_acc(v, d), smelt_shfl_down_acc(v, d), smelt_shfl_idx_acc(v, lane) move a
+ * SMELT_T across the full warp; __shfl_*_sync has overloads for 32- and 64-bit integers and
+ * floats only, so the value travels as SMELT_SHFL_T (int for 8- and 16-bit types and bool).
+ * smelt_combine_acc(a, b) and smelt_neutral_acc() are the combine and neutral element as
+ * SMELT_T.
+ * Expects from the per-call header (cuda/wrappers.h: device_helpers):
+ *   SMELT_T, SMELT_COMBINE(a, b), SMELT_NEUTRAL   (per_call_header.h: combine_macros)
+ *   SMELT_SHFL_T                                  the type a shuffle carries */
+SMELT_INLINE SMELT_T smelt_shfl_up_acc(SMELT_T v, unsigned d) { return (SMELT_T)__shfl_up_sync(0xffffffffu, (SMELT_SHFL_T)v, d); }
+SMELT_INLINE SMELT_T smelt_shfl_down_acc(SMELT_T v, unsigned d) { return (SMELT_T)__shfl_down_sync(0xffffffffu, (SMELT_SHFL_T)v, d); }
+SMELT_INLINE SMELT_T smelt_shfl_idx_acc(SMELT_T v, int lane) { return (SMELT_T)__shfl_sync(0xffffffffu, (SMELT_SHFL_T)v, lane); }
+SMELT_INLINE SMELT_T smelt_combine_acc(SMELT_T a, SMELT_T b) { return SMELT_COMBINE(a, b); }
+SMELT_INLINE SMELT_T smelt_neutral_acc(void) { return SMELT_NEUTRAL; }
 #define SMELT_USER_PARAMS , double *smelt_p0 /* ary */
 #define SMELT_ITEM(smelt_i) smelt_p0[smelt_i]
 /* ---- portable words of the primitive algorithms (cuda) ---- */
