@@ -171,6 +171,16 @@ void OpenCLBackend::write(const Buffer &dst, size_t dst_offset, const void *src,
           "clEnqueueWriteBuffer");
 }
 
+void OpenCLBackend::fill_zero(const Buffer &dst, size_t offset, size_t bytes) {
+    check_range(dst, offset, bytes, "fill_zero");
+    if (bytes == 0) return;
+    // A one-byte pattern: any offset and size (a wider pattern needs both to be its multiples).
+    const cl_uchar zero = 0;
+    check(clEnqueueFillBuffer(queue_, mem(dst), &zero, sizeof zero, offset, bytes, 0, nullptr,
+                              nullptr),
+          "clEnqueueFillBuffer");
+}
+
 void OpenCLBackend::read(const Buffer &src, size_t src_offset, void *dst, size_t bytes) {
     check_range(src, src_offset, bytes, "read");
     if (bytes == 0) return;

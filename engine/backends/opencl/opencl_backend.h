@@ -68,6 +68,7 @@ public:
     Buffer allocate(size_t bytes) override;
     void release(Buffer &buffer) override;
     void write(const Buffer &dst, size_t dst_offset, const void *src, size_t bytes) override;
+    void fill_zero(const Buffer &dst, size_t offset, size_t bytes) override;
     void read(const Buffer &src, size_t src_offset, void *dst, size_t bytes) override;
     void copy(const Buffer &dst, size_t dst_offset, const Buffer &src, size_t src_offset,
               size_t bytes) override;
