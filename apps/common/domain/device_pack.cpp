@@ -13,7 +13,7 @@ namespace smelt::apps::domain {
 DevicePack::DevicePack(const smelt::Program &halo, const smelt::Options &options)
     : backend_(&backend_of(options)),
       select_(halo, "in_interval", "slab_compact", "a+b", DType::Int32, "0", "", options),
-      gather_real_(halo, "gather_real_shift", options), gather_int_(halo, "gather_int", options),
+      gather_real_(halo, "gather_real", options), gather_int_(halo, "gather_int", options),
       gather_xyz_(halo, "gather_xyz", options), place_xyz_(halo, "place_xyz", options) {
     picked_total_ = zeros(1, DType::Int32, backend_);
 }
@@ -32,13 +32,13 @@ smelt::Array DevicePack::select(const smelt::Array &c, int64_t n, double lo, dou
     return list;
 }
 
-smelt::Array DevicePack::gather(const smelt::Array &src, const smelt::Array &list, double shift) {
+smelt::Array DevicePack::gather(const smelt::Array &src, const smelt::Array &list) {
     smelt::Array dst(src.dtype(), list.size(), backend_);
     if (list.size() == 0) return dst;
     if (src.dtype() == DType::Int32)
         gather_int_({list, src, dst});
     else
-        gather_real_({list, src, dst, shift});
+        gather_real_({list, src, dst});
     return dst;
 }
 
@@ -64,11 +64,6 @@ void append_bytes(const smelt::Array &a, size_t count, std::vector<char> &out) {
     const size_t at = out.size();
     out.resize(at + bytes);
     a.backend().read(a.buffer(), 0, out.data() + at, bytes);
-}
-
-void read_elements(const smelt::Array &a, size_t count, char *out) {
-    const size_t bytes = count * dtype_size(a.dtype());
-    if (bytes > 0) a.backend().read(a.buffer(), 0, out, bytes);
 }
 
 void write_elements(const smelt::Array &a, size_t offset, const char *bytes, size_t count) {

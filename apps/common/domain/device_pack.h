@@ -21,8 +21,8 @@ public:
 
     // The indices i < n with lo <= c[i] < hi, increasing: an int32 array of exactly that many.
     smelt::Array select(const smelt::Array &c, int64_t n, double lo, double hi);
-    // src[list[k]] (+ shift for a real array: a ghost's periodic image), a new array.
-    smelt::Array gather(const smelt::Array &src, const smelt::Array &list, double shift = 0.0);
+    // src[list[k]], a new array.
+    smelt::Array gather(const smelt::Array &src, const smelt::Array &list);
     // [x | y | z] of `list` (`shift` added along `axis`) into `packed`, regrown to hold them
     // when smaller: one kernel, so a halo refresh copies one array per direction.
     void pack_xyz(const std::array<smelt::Array, 3> &coords, const smelt::Array &list, int axis,
@@ -42,8 +42,6 @@ private:
 
 // The first `count` elements of `a` appended to `out` as bytes (device → host).
 void append_bytes(const smelt::Array &a, size_t count, std::vector<char> &out);
-// The first `count` elements of `a` copied to `out` (device → host).
-void read_elements(const smelt::Array &a, size_t count, char *out);
 // `count` elements from `bytes` written into `a` from element `offset` on (host → device).
 void write_elements(const smelt::Array &a, size_t offset, const char *bytes, size_t count);
 // A new array of `n` elements of `dtype` on `backend` whose first `keep` elements are those of

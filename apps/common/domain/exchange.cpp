@@ -11,33 +11,25 @@
 namespace smelt::apps::mpi {
 
 std::vector<char> sendrecv(const std::vector<char> &out, int dest, int source, int tag) {
+    int64_t n_in = 0;
 #if SMELT_APPS_HAVE_MPI
-    const int to = dest < 0 ? MPI_PROC_NULL : dest;
-    const int from = source < 0 ? MPI_PROC_NULL : source;
-    int64_t n_out = int64_t(out.size()), n_in = 0;
-    MPI_Sendrecv(&n_out, 1, MPI_INT64_T, to, tag, &n_in, 1, MPI_INT64_T, from, tag, MPI_COMM_WORLD,
+    // The sizes first, then the bytes (tag + 1).
+    int64_t n_out = int64_t(out.size());
+    MPI_Sendrecv(&n_out, 1, MPI_INT64_T, dest < 0 ? MPI_PROC_NULL : dest, tag, &n_in, 1,
+                 MPI_INT64_T, source < 0 ? MPI_PROC_NULL : source, tag, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
     if (source < 0) n_in = 0;
-    if (n_out > INT32_MAX || n_in > INT32_MAX)
-        throw std::runtime_error("a halo or migration message over 2 GiB");
-    std::vector<char> in(static_cast<size_t>(n_in));
-    MPI_Sendrecv(out.data(), int(n_out), MPI_BYTE, to, tag + 1, in.data(), int(n_in), MPI_BYTE,
-                 from, tag + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    return in;
-#else
-    (void)out;
-    (void)tag;
-    if (dest >= 0 || source >= 0)
-        throw std::logic_error("sendrecv with a partner in a build without MPI");
-    return {};
 #endif
+    std::vector<char> in(static_cast<size_t>(n_in));
+    sendrecv_known(out.data(), out.size(), dest, in.data(), in.size(), source, tag + 1);
+    return in;
 }
 
 void sendrecv_known(const char *out, size_t out_bytes, int dest, char *in, size_t in_bytes,
                     int source, int tag) {
 #if SMELT_APPS_HAVE_MPI
     if (out_bytes > size_t(INT32_MAX) || in_bytes > size_t(INT32_MAX))
-        throw std::runtime_error("a halo message over 2 GiB");
+        throw std::runtime_error("a halo or migration message over 2 GiB");
     const int to = dest < 0 ? MPI_PROC_NULL : dest;
     const int from = source < 0 ? MPI_PROC_NULL : source;
     MPI_Status status;
@@ -46,7 +38,7 @@ void sendrecv_known(const char *out, size_t out_bytes, int dest, char *in, size_
     int got = 0;
     MPI_Get_count(&status, MPI_BYTE, &got);
     if (from != MPI_PROC_NULL && size_t(got) != in_bytes)
-        throw std::logic_error("halo refresh: a neighbour sent " + std::to_string(got) +
+        throw std::logic_error("halo or migration: a neighbour sent " + std::to_string(got) +
                                " bytes, expected " + std::to_string(in_bytes));
 #else
     (void)out, (void)out_bytes, (void)in, (void)in_bytes, (void)tag;

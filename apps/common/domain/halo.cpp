@@ -8,20 +8,6 @@
 
 namespace smelt::apps::domain {
 
-namespace {
-
-// The coordinates of `list` (with `shift` along `axis`), packed axis after axis.
-std::vector<char> pack_coords(DevicePack &pack, const std::array<smelt::Array, 3> &coords,
-                              const smelt::Array &list, int axis, double shift) {
-    std::vector<char> out;
-    for (int a = 0; a < 3; ++a)
-        append_bytes(pack.gather(coords[size_t(a)], list, a == axis ? shift : 0.0), list.size(),
-                     out);
-    return out;
-}
-
-} // namespace
-
 void Halo::build(const CartGrid &grid, DevicePack &pack, double range,
                  std::array<smelt::Array, 3> &coords, std::vector<smelt::Array *> extra,
                  int64_t n_owned) {
@@ -58,7 +44,10 @@ void Halo::build(const CartGrid &grid, DevicePack &pack, double range,
         up.list = up.dest >= 0 ? pack.select(coords[a], n, face_hi - range, inf) : empty;
         std::vector<std::vector<char>> received;
         for (Swap *s : {&down, &up}) {
-            std::vector<char> msg = pack_coords(pack, coords, s->list, s->axis, s->shift);
+            // The coordinates as refresh() sends them ([x | y | z]), then the other fields.
+            std::vector<char> msg;
+            pack.pack_xyz(coords, s->list, s->axis, s->shift, s->send);
+            append_bytes(s->send, 3 * s->list.size(), msg);
             for (size_t e = 3; e < all.size(); ++e)
                 append_bytes(pack.gather(*all[e], s->list), s->list.size(), msg);
             bytes_sent_ += int64_t(msg.size());
@@ -101,9 +90,9 @@ void Halo::refresh(DevicePack &pack, std::array<smelt::Array, 3> &coords) {
             Swap &s = swaps_[p + k];
             const size_t out = s.list.size(), in = size_t(s.recv_count);
             pack.pack_xyz(coords, s.list, s.axis, s.shift, s.send);
-            s.host_send.resize(3 * out * real);
+            s.host_send.clear(); // keeps its capacity: no allocation per step
+            append_bytes(s.send, 3 * out, s.host_send);
             s.host_recv.resize(3 * in * real);
-            read_elements(s.send, 3 * out, s.host_send.data());
             mpi::sendrecv_known(s.host_send.data(), s.host_send.size(), s.dest, s.host_recv.data(),
                                 s.host_recv.size(), s.source, s.tag);
             bytes_sent_ += int64_t(s.host_send.size());

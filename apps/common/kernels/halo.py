@@ -3,10 +3,11 @@ sub-box or lie near its faces, and the gathers that pack them, all on the device
 
     select:  Scan over the particles with 'a+b' of in_interval: slab_compact writes the indices
              i with lo <= c[i] < hi, in increasing order, into picked[0 : picked_total[0]]
-    pack:    gather_real_shift / gather_int (dst[k] = src[order[k]] (+ shift)), then the host
-             stages the packed arrays through MPI.
-    refresh: gather_xyz packs a halo's three coordinates into one array (one copy to the host,
-             one message), place_xyz puts a received one into the ghost slots.
+    pack:    gather_real / gather_int (dst[k] = src[order[k]]) for migrants and the ghosts'
+             other fields; gather_xyz packs the three coordinates of a halo into one array
+             (a ghost's coordinate carries its periodic image); the host stages the packed
+             arrays through MPI.
+    place:   place_xyz puts a received halo's coordinates into the ghost slots.
 
 The interval is half open, so a particle on a sub-box face belongs to exactly one side.
 """
@@ -32,10 +33,9 @@ def slab_compact(i, item, prev_item, last_item, c, lo, hi, picked, picked_total)
         picked_total[0] = last_item
 
 
-@annotate(i='int', order='intp', doublep='src, dst', shift='double')
-def gather_real_shift(i, order, src, dst, shift):
-    """dst[i] = src[order[i]] + shift (a ghost's coordinate carries its periodic image)."""
-    dst[i] = src[order[i]] + shift
+@annotate(i='int', order='intp', doublep='src, dst')
+def gather_real(i, order, src, dst):
+    dst[i] = src[order[i]]
 
 
 @annotate(i='int', intp='order, src, dst')
@@ -45,7 +45,7 @@ def gather_int(i, order, src, dst):
 
 @annotate(i='int', order='intp', doublep='x, y, z, dst', int='n, axis', shift='double')
 def gather_xyz(i, order, x, y, z, dst, n, axis, shift):
-    """dst = [x | y | z] of order[0:n], `shift` added along `axis` (as gather_real_shift)."""
+    """dst = [x | y | z] of order[0:n], `shift` added along `axis` (a periodic image)."""
     j = declare('int')
     j = order[i]
     dst[i] = x[j] + (shift if axis == 0 else 0.0)
