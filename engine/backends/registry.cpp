@@ -29,8 +29,9 @@ std::vector<BackendStatus> list_backends() {
 
 size_t device_count(const std::string &spec) {
     const BackendRow *row = find_backend_row(spec);
-    if (!row || !row->status || !row->status().available) return 0;
-    return row->device_count ? row->device_count() : 1;
+    if (!row) return 0;
+    if (row->device_count) return row->device_count(); // 0 when there are none
+    return row->status && row->status().available ? 1 : 0;
 }
 
 Backend &get_backend(const std::string &spec) {

@@ -77,7 +77,11 @@ const primitives::PrimitiveTarget &opencl_target(Backend *backend) {
 }
 
 size_t opencl_device_count() {
-    return opencl::find_devices().size();
+    try {
+        return opencl::find_devices().size();
+    } catch (const BackendError &) {
+        return 0; // the platform query failed: opencl_status says why
+    }
 }
 #else
 constexpr auto make_opencl = nullptr;

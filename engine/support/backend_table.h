@@ -59,8 +59,9 @@ struct BackendRow {
     // The primitives' target on `backend` (null: the default device's); null when built
     // without it.
     const primitives::PrimitiveTarget &(*target)(Backend *backend) = nullptr;
-    // How many devices "NAME:N" chooses among (N from 0), asked without making a backend (an
-    // MPI job gives each rank of a node its own device); null: the row has one device.
+    // How many devices "NAME:N" chooses among (N from 0; 0 when none is usable), asked without
+    // making a backend (an MPI job gives each rank of a node its own device); null: the row has
+    // one device when available.
     size_t (*device_count)() = nullptr;
 };
 
