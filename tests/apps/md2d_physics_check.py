@@ -314,7 +314,7 @@ def check_capped_lists(label, x, y, lx, ly, periodic, rl, binned, brute, pot, re
             gstart, gcount = np.full(n, -1, np.int32), np.full(n, -1, np.int32)
             gidx = np.full(n * (cap + 1), -1, np.int32)
             elementwise(P.fill_neighbors_capped_pairwise, n, x, y, xs, ys, gstart, gcount, gidx,
-                        cap, stride, *grid)
+                        cap, stride, 1, *grid)
             row0 = np.arange(n) * ((cap + 1) if stride == 1 else 1)
             check(np.array_equal(gstart, row0) and np.array_equal(gcount, count) and
                   all(np.array_equal(gidx[gstart[i]:gstart[i] + count[i] * stride:stride],

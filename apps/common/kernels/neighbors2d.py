@@ -157,22 +157,27 @@ def fill_neighbors_capped(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, o
     nbr_count[i] = count
 
 
-@annotate(i='int', doublep='x, y, xs, ys',
+@annotate(t='int', doublep='x, y, xs, ys',
           intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end',
-          double='lx, ly, cell_w, cell_h, rl2', int='cap, stride, periodic, ncx, ncy')
-def fill_neighbors_capped_pairwise(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, stride,
-                                   order, cell_start, cell_end, lx, ly, periodic, cell_w, cell_h,
-                                   ncx, ncy, rl2):
+          double='lx, ly, cell_w, cell_h, rl2', int='cap, stride, lanes, periodic, ncx, ncy')
+def fill_neighbors_capped_pairwise(t, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, stride,
+                                   lanes, order, cell_start, cell_end, lx, ly, periodic, cell_w,
+                                   cell_h, ncx, ncy, rl2):
     """fill_neighbors_capped's rows and counts, one candidate at a time: the GPU form (a GPU
     thread would hold the chunked form's flag array in slow local memory). The cells, runs and
     candidates come in the same order, so the rows are the same, entry for entry.
 
     stride 1 lays the rows out as the chunked form does (row i from i * (cap + 1)); stride n
     (the particle count) interleaves them, entry k of row i at i + k * n, so the threads of a
-    warp, reading their k-th neighbours together, read consecutive words."""
+    warp, reading their k-th neighbours together, read consecutive words.
+
+    Run over lanes * n items (neighbors3d.py's form says how lanes share a row); lanes = 1 gives
+    the rows above."""
     xi, yi, hx, hy, dx, dy = declare('double', 6)
-    cx, cy, ny, j, row, count, key, lo, hi = declare('int', 9)
+    i, lane, cx, cy, ny, j, row, count, key, lo, hi = declare('int', 11)
     a0, a1, b0, b1 = declare('int', 4)
+    i = t // lanes
+    lane = t - i * lanes
     xi = x[i]
     yi = y[i]
     hx = half_length(lx, periodic)
@@ -199,17 +204,18 @@ def fill_neighbors_capped_pairwise(i, x, y, xs, ys, nbr_start, nbr_count, nbr_id
                 hi = cell_end[key + b1]
             else:
                 hi = lo
-            for k in range(lo, hi):
+            for k in range(lo + lane, hi, lanes):
                 dx = min_image_wrapped(xi - xs[k], lx, hx)
                 dy = min_image_wrapped(yi - ys[k], ly, hy)
                 if dx * dx + dy * dy < rl2:
                     j = order[k]
                     if j != i:
-                        if count < cap:
-                            nbr_idx[row + count * stride] = j
+                        if count < cap // lanes:
+                            nbr_idx[row + (lane + lanes * count) * stride] = j
                         count += 1
-    nbr_start[i] = row
-    nbr_count[i] = count
+    if lane == 0:
+        nbr_start[i] = row
+    nbr_count[t] = count
 
 
 # All-pairs variants (O(N^2)): the same CSR list without cells; for small N and as a reference.
