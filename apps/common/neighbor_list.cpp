@@ -35,7 +35,7 @@ struct NeighborList::State {
     Array keys, order, identity, cell_start, cell_end;
     Array nbr_count, nbr_start, nbr_idx, nbr_total;
     std::vector<Array> saved; // positions at the last build (Displacement rule)
-    int64_t total = 0;
+    int64_t total = 0;        // -1 after a capped build until total() sums the counts
     int64_t builds = 0;
     bool stale = true; // no list yet, or positions replaced since the last build
 
@@ -153,7 +153,7 @@ void NeighborList::State::build_capped(const std::vector<Arg> &args) {
                                      "offsets); lower the density or r_list");
         s.cap = static_cast<int32_t>(cap);
     }
-    s.total = (*s.count_sum)({s.nbr_count}).as<int64_t>();
+    s.total = -1; // summed when asked for (total()): one read-back less per build
     // The cells are visited one after another; index order makes the force sums independent of
     // the grid.
     if (s.spec.sorted) (*s.sort)({s.nbr_start, s.nbr_count, s.nbr_idx});
@@ -432,7 +432,9 @@ int32_t NeighborList::stride() const {
     return s_->stride();
 }
 int64_t NeighborList::total() const {
-    return s_->total;
+    State &s = *s_;
+    if (s.total < 0) s.total = (*s.count_sum)({s.nbr_count}).as<int64_t>();
+    return s.total;
 }
 int64_t NeighborList::builds() const {
     return s_->builds;
