@@ -12,6 +12,8 @@ namespace smelt::apps {
 NewtonBuffers::NewtonBuffers(const Program &program, const Options &options, int64_t n, DType real)
     : backend_(&backend_of(options)), real_(real), ranges_(program, "newton_ranges", options),
       sum_(program, "newton_sum", options) {
+    if (program.has_function("newton_sum_forces"))
+        sum_forces_.emplace(program, "newton_sum_forces", options);
     resize(n);
 }
 
@@ -68,6 +70,14 @@ void NewtonBuffers::sum_into(const Array &fx, const Array &fy, const Array &fz, 
     if (n_ == 0) return;
     sum_(chunks_, {fx, fy, fz, pe, vir, buffers_[0], buffers_[1], buffers_[2], buffers_[3],
                    buffers_[4], rlo_, rhi_, boff_, int32_t(n_), chunks_});
+}
+
+void NewtonBuffers::sum_forces_into(const Array &fx, const Array &fy, const Array &fz) {
+    if (n_ == 0) return;
+    if (!sum_forces_)
+        throw std::invalid_argument("NewtonBuffers: the program has no newton_sum_forces");
+    (*sum_forces_)(chunks_, {fx, fy, fz, buffers_[0], buffers_[1], buffers_[2], rlo_, rhi_, boff_,
+                             int32_t(n_), chunks_});
 }
 
 } // namespace smelt::apps

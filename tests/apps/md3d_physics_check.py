@@ -772,18 +772,23 @@ def half_list(s, periodic, rl, cap):
     return start, count, idx, nc
 
 
-def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None):
-    """compute_forces_newton over nchunk chunks (in `chunk_order`), then newton_sum, as
-    apps/common/newton_buffers.cpp drives them; returns the buffers after the sum."""
+def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None, energy=1):
+    """compute_forces_newton over nchunk chunks (in `chunk_order`), then newton_sum (energy 1)
+    or newton_sum_forces (energy 0), as apps/common/newton_buffers.cpp drives them; returns the
+    buffers after the sum."""
     start, count, idx = lst[:3]
     rlo, rhi = np.zeros(nchunk, np.int32), np.zeros(nchunk, np.int32)
     elementwise(P.newton_ranges, nchunk, start, count, idx, rlo, rhi, s.n, nchunk)
     boff = np.concatenate(([0], np.cumsum(rhi - rlo)[:-1])).astype(np.int32)
     bufs = [np.zeros(int(np.sum(rhi - rlo))) for _ in range(5)]
-    elementwise(P.compute_forces_newton, nchunk, *s.pos(), *bufs, rlo, boff, s.n, nchunk, start,
-                count, idx, *s.boxl(), periodic, s.typ, *pot.tables(), order=chunk_order)
-    elementwise(P.newton_sum, nchunk, s.fx, s.fy, s.fz, s.pe, s.vir, *bufs, rlo, rhi, boff, s.n,
-                nchunk)
+    elementwise(P.compute_forces_newton, nchunk, *s.pos(), *bufs, rlo, boff, s.n, nchunk, energy,
+                start, count, idx, *s.boxl(), periodic, s.typ, *pot.tables(), order=chunk_order)
+    if energy:
+        elementwise(P.newton_sum, nchunk, s.fx, s.fy, s.fz, s.pe, s.vir, *bufs, rlo, rhi, boff,
+                    s.n, nchunk)
+    else:
+        elementwise(P.newton_sum_forces, nchunk, s.fx, s.fy, s.fz, *bufs[:3], rlo, rhi, boff,
+                    s.n, nchunk)
     return bufs
 
 
@@ -826,6 +831,17 @@ def check_newton():
                       (label, pot.nt, nchunk))
                 check(all(not np.any(b) for b in bufs),
                       "%s: newton_sum leaves the buffers zero" % label)
+                # Forces alone: the same force bits, pe and vir untouched, no buffer written
+                # but the three force buffers (cleared again).
+                alone = s.copy()
+                alone.pe[:] = 7.0
+                alone.vir[:] = -3.0
+                bufs = newton_forces(alone, (start, count, idx), periodic, pot, nchunk, energy=0)
+                check(all(np.array_equal(getattr(alone, a), getattr(got, a))
+                          for a in ("fx", "fy", "fz")) and np.all(alone.pe == 7.0) and
+                      np.all(alone.vir == -3.0) and all(not np.any(b) for b in bufs),
+                      "%s, %d chunks: energy 0 gives the same force bits, pe and vir kept" %
+                      (label, nchunk))
                 if nchunk > 1:
                     again = s.copy()
                     newton_forces(again, (start, count, idx), periodic, pot, nchunk,
