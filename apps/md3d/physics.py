@@ -119,6 +119,9 @@ def compute_forces(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
 
 # Neighbours compute_forces_chunked evaluates per chunk (the length of its private arrays).
 FORCE_CHUNK = 32
+# The same for compute_forces_newton, whose half-list rows (about 40 neighbours in a dense LJ
+# liquid at r_list 2.8) then take one chunk.
+NEWTON_CHUNK = 64
 
 
 @annotate(i='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
@@ -234,28 +237,28 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
     the chunks' buffers into the outputs. With energy 0 bpe and bvir are not touched, and the
     forces have the same bits as with energy 1: the steps whose energies nobody reads skip their
     terms and their two scatters (LAMMPS' eflag/vflag). A row is done in compute_forces_chunked's
-    vectorisable form: positions gathered FORCE_CHUNK at a time, the pair terms branch-free into
+    vectorisable form: positions gathered NEWTON_CHUNK at a time, the pair terms branch-free into
     private arrays, then added in list order (to i and scattered to the j's).
     """
     xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff, u = declare('double', 13)
     eps0, sig0, shift0, cut0, e, sg = declare('double', 6)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
     lo, hi, off, start, end, j, row, k, m = declare('int', 9)
-    px = declare('matrix(FORCE_CHUNK)')
-    py = declare('matrix(FORCE_CHUNK)')
-    pz = declare('matrix(FORCE_CHUNK)')
-    peps = declare('matrix(FORCE_CHUNK)')
-    psig = declare('matrix(FORCE_CHUNK)')
-    pshift = declare('matrix(FORCE_CHUNK)')
-    pcut = declare('matrix(FORCE_CHUNK)')
-    pj = declare("matrix(FORCE_CHUNK, 'int')")
-    tfx = declare('matrix(FORCE_CHUNK)')
-    tfy = declare('matrix(FORCE_CHUNK)')
-    tfz = declare('matrix(FORCE_CHUNK)')
-    tu = declare('matrix(FORCE_CHUNK)')
-    tw = declare('matrix(FORCE_CHUNK)')
+    px = declare('matrix(NEWTON_CHUNK)')
+    py = declare('matrix(NEWTON_CHUNK)')
+    pz = declare('matrix(NEWTON_CHUNK)')
+    peps = declare('matrix(NEWTON_CHUNK)')
+    psig = declare('matrix(NEWTON_CHUNK)')
+    pshift = declare('matrix(NEWTON_CHUNK)')
+    pcut = declare('matrix(NEWTON_CHUNK)')
+    pj = declare("matrix(NEWTON_CHUNK, 'int')")
+    tfx = declare('matrix(NEWTON_CHUNK)')
+    tfy = declare('matrix(NEWTON_CHUNK)')
+    tfz = declare('matrix(NEWTON_CHUNK)')
+    tu = declare('matrix(NEWTON_CHUNK)')
+    tw = declare('matrix(NEWTON_CHUNK)')
     # r2 of each pair, kept for the energy terms.
-    tr2 = declare('matrix(FORCE_CHUNK)')
+    tr2 = declare('matrix(NEWTON_CHUNK)')
     lo = chunk_lo(ch, n, nchunk)
     hi = chunk_lo(ch + 1, n, nchunk)
     off = boff[ch] - rlo[ch]
@@ -278,8 +281,8 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
         wi = 0.0
         start = nbr_start[i]
         end = nbr_count[i]
-        for base in range(0, end, FORCE_CHUNK):
-            m = min(FORCE_CHUNK, end - base)
+        for base in range(0, end, NEWTON_CHUNK):
+            m = min(NEWTON_CHUNK, end - base)
             for c in range(m):
                 j = nbr_idx[start + base + c]
                 pj[c] = j
