@@ -292,7 +292,7 @@ void Simulation::update_neighbors() {
 bool Simulation::sampled_after_step() const {
     const int64_t s = step_ + 1;
     const OutputConfig &o = config_.output;
-    return s >= config_.integrator.steps || (o.thermo_interval > 0 && s % o.thermo_interval == 0) ||
+    return s == config_.integrator.steps || (o.thermo_interval > 0 && s % o.thermo_interval == 0) ||
            (o.frame_interval > 0 && s % o.frame_interval == 0);
 }
 
