@@ -443,6 +443,11 @@ void Simulation::compile_kernels() {
     if (in.kind == IntegratorKind::Bussi) scale_({vel_[0], vel_[1], vel_[2], 1.0});
     kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, 0.0});
     if (!domain_) (void)neighbors_.max_displacement2({pos_[0], pos_[1], pos_[2]});
+    if (newton_) {
+        // The pass without energies (newton_sum_forces) and back: the same force bits.
+        evaluate_forces(false);
+        evaluate_forces(true);
+    }
     if (config_.neighbor.sort_interval > 0 && !domain_) {
         // The gathers into the scratch arrays, which are not swapped in: the state stays.
         const Array &order = neighbors_.cell_order({pos_[0], pos_[1], pos_[2]});
