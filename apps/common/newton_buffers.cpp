@@ -24,6 +24,8 @@ NewtonBuffers::NewtonBuffers(const Program &program, const Options &options, int
     : backend_(&backend_of(options)), real_(real), dims_(checked_dims(dims)),
       ranges_(program, "newton_ranges", options),
       sum_(program, dims == 2 ? "newton_sum_2d" : "newton_sum", options) {
+    if (program.has_function("newton_sum_forces"))
+        sum_forces_.emplace(program, "newton_sum_forces", options);
     resize(n);
 }
 
@@ -85,6 +87,14 @@ void NewtonBuffers::sum_into(const std::vector<Array> &out) {
     for (Arg a : {Arg(rlo_), Arg(rhi_), Arg(boff_), Arg(int32_t(n_)), Arg(chunks_)})
         args.push_back(a);
     sum_(chunks_, args);
+}
+
+void NewtonBuffers::sum_forces_into(const Array &fx, const Array &fy, const Array &fz) {
+    if (n_ == 0) return;
+    if (!sum_forces_)
+        throw std::invalid_argument("NewtonBuffers: the program has no newton_sum_forces");
+    (*sum_forces_)(chunks_, {fx, fy, fz, buffers_[0], buffers_[1], buffers_[2], rlo_, rhi_, boff_,
+                             int32_t(n_), chunks_});
 }
 
 } // namespace smelt::apps

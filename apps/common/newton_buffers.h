@@ -7,7 +7,9 @@
 //   every force evaluation: the app's force kernel over the chunks adds into the buffers →
 //                           newton_sum (Elementwise over the chunks; newton_sum_2d for two axes)
 //                           adds the chunks' entries in chunk order into the forces per axis,
-//                           pe and vir, and clears them
+//                           pe and vir, and clears them; or, after a 3D pass that left the
+//                           energy and virial buffers alone, newton_sum_forces into fx, fy, fz
+//                           only (the same bits)
 //
 // The chunk count depends only on the particle count (chunks_for), never on the thread count,
 // so the forces are the same bits on any number of threads. With particles in cell order (md3d's
@@ -19,6 +21,7 @@
 #include "smelt.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace smelt::apps {
@@ -46,6 +49,10 @@ public:
                   const Array &vir) {
         sum_into({fx, fy, fz, pe, vir});
     }
+    // fx, fy, fz = the force buffers' sums (newton_sum_forces, the same bits as sum_into), pe
+    // and vir untouched: after a force pass that wrote no energy or virial. The program must
+    // have newton_sum_forces (std::invalid_argument otherwise).
+    void sum_forces_into(const Array &fx, const Array &fy, const Array &fz);
 
     int32_t chunks() const { return chunks_; }
     int64_t size() const { return n_; }
@@ -67,6 +74,7 @@ private:
     int64_t entries_ = 0;
     int64_t built_ = -1; // the list's builds() at the last prepare(); -1: none
     Elementwise ranges_, sum_;
+    std::optional<Elementwise> sum_forces_;
     Array rlo_, rhi_, boff_;
     std::vector<Array> buffers_;
 };

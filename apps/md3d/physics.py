@@ -38,7 +38,7 @@ from smelt import annotate, declare
 
 from box import axis_periodic, half_length, min_image_wrapped, wrap_axis
 from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv
-from newton import chunk_lo, newton_ranges, newton_sum  # noqa: F401
+from newton import chunk_lo, newton_ranges, newton_sum, newton_sum_forces  # noqa: F401
 from rng import rng_normal
 from walls import wall_energy, wall_force
 
@@ -153,6 +153,9 @@ def sum_lanes(i, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, lanes):
 
 # Neighbours compute_forces_chunked evaluates per chunk (the length of its private arrays).
 FORCE_CHUNK = 32
+# The same for compute_forces_newton, whose half-list rows (about 40 neighbours in a dense LJ
+# liquid at r_list 2.8) then take one chunk.
+NEWTON_CHUNK = 64
 
 
 @annotate(i='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
@@ -256,36 +259,40 @@ def compute_forces_chunked(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count
 
 @annotate(ch='int', doublep='x, y, z, bfx, bfy, bfz, bpe, bvir, eps_t, sig_t, rc2_t, eshift_t',
           intp='rlo, boff, nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz',
-          int='n, nchunk, periodic, ntypes')
-def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, nchunk, nbr_start,
-                          nbr_count, nbr_idx, lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t,
-                          rc2_t, eshift_t):
+          int='n, nchunk, energy, periodic, ntypes')
+def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, nchunk, energy,
+                          nbr_start, nbr_count, nbr_idx, lx, ly, lz, periodic, typ, ntypes, eps_t,
+                          sig_t, rc2_t, eshift_t):
     """Chunk ch of the forces from a HALF list (each pair once; rows with entries one apart), by
     Newton's third law: run over the nchunk chunks (newton.py), it adds for every row i of the
-    chunk and every neighbour j the pair's force to i and its opposite to j, and half of the
-    pair's energy and virial to each, into the chunk's buffers (entry boff[ch] + p - rlo[ch] for
-    particle p); newton_sum adds the chunks' buffers into fx, fy, fz, pe, vir. A row is done in
-    compute_forces_chunked's vectorisable form: positions gathered FORCE_CHUNK at a time, the
-    pair terms branch-free into private arrays, then added in list order (to i and scattered to
-    the j's).
+    chunk and every neighbour j the pair's force to i and its opposite to j, and (energy != 0)
+    half of the pair's energy and virial to each, into the chunk's buffers (entry
+    boff[ch] + p - rlo[ch] for particle p); newton_sum (energy != 0) or newton_sum_forces adds
+    the chunks' buffers into the outputs. With energy 0 bpe and bvir are not touched, and the
+    forces have the same bits as with energy 1: the steps whose energies nobody reads skip their
+    terms and their two scatters (LAMMPS' eflag/vflag). A row is done in compute_forces_chunked's
+    vectorisable form: positions gathered NEWTON_CHUNK at a time, the pair terms branch-free into
+    private arrays, then added in list order (to i and scattered to the j's).
     """
     xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff, u = declare('double', 13)
     eps0, sig0, shift0, cut0, e, sg = declare('double', 6)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
     lo, hi, off, start, end, j, row, k, m = declare('int', 9)
-    px = declare('matrix(FORCE_CHUNK)')
-    py = declare('matrix(FORCE_CHUNK)')
-    pz = declare('matrix(FORCE_CHUNK)')
-    peps = declare('matrix(FORCE_CHUNK)')
-    psig = declare('matrix(FORCE_CHUNK)')
-    pshift = declare('matrix(FORCE_CHUNK)')
-    pcut = declare('matrix(FORCE_CHUNK)')
-    pj = declare("matrix(FORCE_CHUNK, 'int')")
-    tfx = declare('matrix(FORCE_CHUNK)')
-    tfy = declare('matrix(FORCE_CHUNK)')
-    tfz = declare('matrix(FORCE_CHUNK)')
-    tu = declare('matrix(FORCE_CHUNK)')
-    tw = declare('matrix(FORCE_CHUNK)')
+    px = declare('matrix(NEWTON_CHUNK)')
+    py = declare('matrix(NEWTON_CHUNK)')
+    pz = declare('matrix(NEWTON_CHUNK)')
+    peps = declare('matrix(NEWTON_CHUNK)')
+    psig = declare('matrix(NEWTON_CHUNK)')
+    pshift = declare('matrix(NEWTON_CHUNK)')
+    pcut = declare('matrix(NEWTON_CHUNK)')
+    pj = declare("matrix(NEWTON_CHUNK, 'int')")
+    tfx = declare('matrix(NEWTON_CHUNK)')
+    tfy = declare('matrix(NEWTON_CHUNK)')
+    tfz = declare('matrix(NEWTON_CHUNK)')
+    tu = declare('matrix(NEWTON_CHUNK)')
+    tw = declare('matrix(NEWTON_CHUNK)')
+    # r2 of each pair, kept for the energy terms.
+    tr2 = declare('matrix(NEWTON_CHUNK)')
     lo = chunk_lo(ch, n, nchunk)
     hi = chunk_lo(ch + 1, n, nchunk)
     off = boff[ch] - rlo[ch]
@@ -308,8 +315,8 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
         wi = 0.0
         start = nbr_start[i]
         end = nbr_count[i]
-        for base in range(0, end, FORCE_CHUNK):
-            m = min(FORCE_CHUNK, end - base)
+        for base in range(0, end, NEWTON_CHUNK):
+            m = min(NEWTON_CHUNK, end - base)
             for c in range(m):
                 j = nbr_idx[start + base + c]
                 pj[c] = j
@@ -333,33 +340,51 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
                 e = eps0 if ntypes == 1 else peps[c]
                 sg = sig0 if ntypes == 1 else psig[c]
                 ff = lj_force_divr_inv(inv, e, sg)
-                u = lj_energy_inv(inv, e, sg) - (shift0 if ntypes == 1 else pshift[c])
+                tr2[c] = r2
                 dx = ff * dx
                 dy = ff * dy
                 dz = ff * dz
                 tfx[c] = dx if r2 < pcut[c] else 0.0
                 tfy[c] = dy if r2 < pcut[c] else 0.0
                 tfz[c] = dz if r2 < pcut[c] else 0.0
-                tu[c] = 0.5 * u if r2 < pcut[c] else 0.0
-                tw[c] = 0.5 * ff * r2 if r2 < pcut[c] else 0.0
-            for c in range(m):
-                fxi += tfx[c]
-                fyi += tfy[c]
-                fzi += tfz[c]
-                ei += tu[c]
-                wi += tw[c]
-                k = off + pj[c]
-                bfx[k] -= tfx[c]
-                bfy[k] -= tfy[c]
-                bfz[k] -= tfz[c]
-                bpe[k] += tu[c]
-                bvir[k] += tw[c]
+            if energy != 0:
+                for c in range(m):
+                    r2 = tr2[c]
+                    inv = 1.0 / r2
+                    e = eps0 if ntypes == 1 else peps[c]
+                    sg = sig0 if ntypes == 1 else psig[c]
+                    ff = lj_force_divr_inv(inv, e, sg)
+                    u = lj_energy_inv(inv, e, sg) - (shift0 if ntypes == 1 else pshift[c])
+                    tu[c] = 0.5 * u if r2 < pcut[c] else 0.0
+                    tw[c] = 0.5 * ff * r2 if r2 < pcut[c] else 0.0
+                for c in range(m):
+                    fxi += tfx[c]
+                    fyi += tfy[c]
+                    fzi += tfz[c]
+                    ei += tu[c]
+                    wi += tw[c]
+                    k = off + pj[c]
+                    bfx[k] -= tfx[c]
+                    bfy[k] -= tfy[c]
+                    bfz[k] -= tfz[c]
+                    bpe[k] += tu[c]
+                    bvir[k] += tw[c]
+            else:
+                for c in range(m):
+                    fxi += tfx[c]
+                    fyi += tfy[c]
+                    fzi += tfz[c]
+                    k = off + pj[c]
+                    bfx[k] -= tfx[c]
+                    bfy[k] -= tfy[c]
+                    bfz[k] -= tfz[c]
         k = off + i
         bfx[k] += fxi
         bfy[k] += fyi
         bfz[k] += fzi
-        bpe[k] += ei
-        bvir[k] += wi
+        if energy != 0:
+            bpe[k] += ei
+            bvir[k] += wi
 
 
 @annotate(i='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',

@@ -194,13 +194,16 @@ void Simulation::reorder_by_cell() {
         permute_int_({order, a, int_tmp_});
         std::swap(a, int_tmp_);
     };
-    // pe, vir and dke are written afresh in every step before they are read.
+    // dke is written afresh in every step before it is read; pe and vir move along, so that
+    // energies of the current forces stay readable without another force pass.
     for (size_t a = 0; a < 3; ++a) {
         gather_real(pos_[a]);
         gather_real(vel_[a]);
         gather_real(force_[a]);
         gather_int(img_[a]);
     }
+    gather_real(pe_);
+    gather_real(vir_);
     gather_int(typ_);
     gather_int(id_);
     reordered_ = true;
@@ -281,11 +284,34 @@ double Simulation::time() const {
 }
 
 void Simulation::compute_forces() {
-    const auto &box = config_.system.box;
+    update_neighbors();
+    evaluate_forces(true);
+}
+
+void Simulation::update_neighbors() {
     if (domain_)
         update_domain();
     else
         neighbors_.update({pos_[0], pos_[1], pos_[2]});
+}
+
+bool Simulation::sampled_after_step() const {
+    const int64_t s = step_ + 1;
+    const OutputConfig &o = config_.output;
+    return s == config_.integrator.steps || (o.thermo_interval > 0 && s % o.thermo_interval == 0) ||
+           (o.frame_interval > 0 && s % o.frame_interval == 0);
+}
+
+void Simulation::ensure_energies() {
+    if (energies_current_) return;
+    // The list of these forces (the update finds no displacement since its last test), or a
+    // new one when reorder_by_cell() made it stale.
+    update_neighbors();
+    evaluate_forces(true);
+}
+
+void Simulation::evaluate_forces(bool energies) {
+    const auto &box = config_.system.box;
     // With a domain: the owned particles' forces from the positions and types with ghosts.
     const std::array<Array, 3> &x = domain_ ? domain_->ext() : pos_;
     if (newton_) {
@@ -303,6 +329,7 @@ void Simulation::compute_forces() {
                                               newton_->offsets(),
                                               int32_t(n_local_),
                                               newton_->chunks(),
+                                              int32_t(energies ? 1 : 0),
                                               neighbors_.start(),
                                               neighbors_.count(),
                                               neighbors_.indices(),
@@ -316,7 +343,10 @@ void Simulation::compute_forces() {
                                               sig_t_,
                                               rc2_t_,
                                               eshift_t_});
-        newton_->sum_into(force_[0], force_[1], force_[2], pe_, vir_);
+        if (energies)
+            newton_->sum_into(force_[0], force_[1], force_[2], pe_, vir_);
+        else
+            newton_->sum_forces_into(force_[0], force_[1], force_[2]);
     } else {
         // One lane: the kernel writes the totals; more: each lane's part, then their sum.
         std::array<Array *, 5> out = {&force_[0], &force_[1], &force_[2], &pe_, &vir_};
@@ -360,6 +390,9 @@ void Simulation::compute_forces() {
     if (walls_)
         (*walls_)({pos_[0], pos_[1], pos_[2], force_[0], force_[1], force_[2], pe_, box[0], box[1],
                    box[2], periodic_, config_.system.wall_stiffness, config_.system.wall_range});
+    // Full lists always give the energies.
+    energies_current_ = energies || !newton_;
+    ++(energies_current_ ? energy_passes_ : force_only_passes_);
 }
 
 void Simulation::step_nve() {
@@ -367,7 +400,8 @@ void Simulation::step_nve() {
     kick_drift_({pos_[0], pos_[1], pos_[2], vel_[0], vel_[1], vel_[2], force_[0], force_[1],
                  force_[2], img_[0], img_[1], img_[2], typ_, mass_, config_.integrator.dt, box[0],
                  box[1], box[2], local_periodic_});
-    compute_forces();
+    update_neighbors();
+    evaluate_forces(sampled_after_step());
     kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_,
            config_.integrator.dt});
 }
@@ -380,7 +414,8 @@ void Simulation::step_langevin() {
             typ_,          id_,       mass_,           dke_,     in.dt,   box[0],
             box[1],        box[2],    local_periodic_, in.gamma, in.kT,   uint64_t(in.seed),
             int64_t(step_)});
-    compute_forces();
+    update_neighbors();
+    evaluate_forces(sampled_after_step());
     kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, in.dt});
     heat_ += mpi::sum_in_rank_order(heat_sum_({dke_}).as<double>());
 }
@@ -431,6 +466,11 @@ void Simulation::compile_kernels() {
     if (in.kind == IntegratorKind::Bussi) scale_({vel_[0], vel_[1], vel_[2], 1.0});
     kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, 0.0});
     if (!domain_) (void)neighbors_.max_displacement2({pos_[0], pos_[1], pos_[2]});
+    if (newton_) {
+        // The pass without energies (newton_sum_forces) and back: the same force bits.
+        evaluate_forces(false);
+        evaluate_forces(true);
+    }
     if (config_.neighbor.sort_interval > 0 && !domain_) {
         // The gathers into the scratch arrays, which are not swapped in: the state stays.
         const Array &order = neighbors_.cell_order({pos_[0], pos_[1], pos_[2]});
@@ -441,6 +481,7 @@ void Simulation::compile_kernels() {
 }
 
 Observables Simulation::observables() {
+    ensure_energies();
     Observables o;
     o.ke = ke_({vel_[0], vel_[1], vel_[2], typ_, mass_}).as<double>();
     o.pe = pe_sum_({pe_}).as<double>();
@@ -480,6 +521,7 @@ Box Simulation::box() const {
 }
 
 std::vector<Field> Simulation::frame() {
+    ensure_energies();
     if (domain_) return gathered_frame();
     // Every field in id order, with the ids downloaded once for the frame.
     const std::vector<int32_t> ids = reordered_ ? id_.to_vector<int32_t>() : std::vector<int32_t>{};

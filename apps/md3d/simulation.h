@@ -88,6 +88,15 @@ public:
     // Neighbour update (as the rebuild rule says), then forces, energies and virials at the
     // current positions (+ walls).
     void compute_forces();
+    // With Newton's third law a step computes the pair energies and virials only when the run
+    // loop will sample its end (output.thermo_interval, output.frame_interval, the last step):
+    // LAMMPS' eflag/vflag. The forces have the same bits either way. Whatever reads pe or vir
+    // (observables(), frame(), pe(), vir()) first runs the force pass again with them when
+    // they are missing (ensure_energies).
+    void ensure_energies();
+    // Force passes so far that computed energies and virials, and that did not.
+    int64_t energy_passes() const { return energy_passes_; }
+    int64_t force_only_passes() const { return force_only_passes_; }
     // Compiles every kernel of a step with dt = 0 (which leaves the state unchanged) and the
     // reductions, so a timed loop measures steps only.
     void compile_kernels() override;
@@ -135,8 +144,14 @@ public:
     const smelt::Array &force(int axis) const { return force_[size_t(axis)]; }
     const smelt::Array &image(int axis) const { return img_[size_t(axis)]; }
     const smelt::Array &species() const { return typ_; }
-    const smelt::Array &pe() const { return pe_; }
-    const smelt::Array &vir() const { return vir_; }
+    const smelt::Array &pe() {
+        ensure_energies();
+        return pe_;
+    }
+    const smelt::Array &vir() {
+        ensure_energies();
+        return vir_;
+    }
 
 private:
     smelt::Array real_array(const std::vector<double> &v, size_t expected) const;
@@ -146,6 +161,13 @@ private:
     smelt::Array int_array(const std::vector<int32_t> &v) const;
     void step_nve();
     void step_langevin();
+    // The neighbour update of compute_forces (serial or with the domain's ghosts).
+    void update_neighbors();
+    // Forces at the current positions with the current list (+ walls); energies and virials
+    // too when `energies` (always with full lists).
+    void evaluate_forces(bool energies);
+    // Whether the run loop samples the state at the end of the step in progress (step_ + 1).
+    bool sampled_after_step() const;
     // Domain decomposition (simulation_domain.cpp): the neighbour update with migration and
     // ghosts; frames and checkpoints gathered on rank 0.
     void update_domain();
@@ -194,6 +216,8 @@ private:
     int lanes_ = 1;
     std::array<smelt::Array, 5> lane_parts_;
     std::optional<smelt::Elementwise> sum_lanes_;
+    bool energies_current_ = false; // pe_ and vir_ belong to the current forces
+    int64_t energy_passes_ = 0, force_only_passes_ = 0;
     smelt::Reduction ke_, pe_sum_, virial_, heat_sum_, px_, py_, pz_;
     // Wall time in update_domain's phases, for domain_summary.
     enum class DomainPhase { Test, Refresh, Migrate, List };

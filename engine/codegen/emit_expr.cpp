@@ -140,6 +140,44 @@ std::string FunctionEmitter::args(const std::vector<ir::ExprPtr> &a, size_t from
     return out;
 }
 
+namespace {
+
+// An int sum or difference, which an index computes exactly (LANGUAGE.md "Meaning of operators").
+bool is_int_sum(const ir::Expr &e) {
+    return e.kind == ir::ExprKind::Binary &&
+           (e.binary_op == ir::BinaryOp::Add || e.binary_op == ir::BinaryOp::Sub) &&
+           e.type.is_scalar() && e.type.elem == Scalar::I32 &&
+           e.args[0]->type.elem == Scalar::I32 && e.args[1]->type.elem == Scalar::I32;
+}
+
+} // namespace
+
+// The + and - of int operands in an index are exact: the sum is taken in 64 bits, not wrapped
+// at 32, so an index past int's range is out of range (as in CPython) instead of wrapping back
+// into it, and the C compiler sees x[base + t] over t as consecutive elements, which the
+// wrapping helper (smelt_add_i32) hides from it: a loop over them then loads whole vectors
+// instead of gathering element by element.
+std::string FunctionEmitter::exact_sum(const ir::Expr &e) {
+    if (is_int_sum(e)) {
+        // + and - associate to the left: a left operand that is a sum needs no parentheses.
+        std::string left = exact_sum(*e.args[0]);
+        if (is_int_sum(*e.args[0])) left = strip_parens(left);
+        return "(" + left + (e.binary_op == ir::BinaryOp::Add ? " + " : " - ") +
+               exact_sum(*e.args[1]) + ")";
+    }
+    if (e.is_const() && e.type.is_integer()) return converted(e);
+    return "(" + d_.type(Scalar::I64) + ")" + expr(e);
+}
+
+std::string FunctionEmitter::index(const ir::Expr &e) {
+    if (is_int_sum(e)) return strip_parens(exact_sum(e));
+    // The bounds-checked modes widen the index first (ir/passes/bounds_check.h).
+    if (e.kind == ir::ExprKind::Cast && e.type.is_scalar() && e.type.elem == Scalar::I64 &&
+        is_int_sum(*e.args[0]))
+        return strip_parens(exact_sum(*e.args[0]));
+    return converted(e);
+}
+
 std::string FunctionEmitter::subscript(const ir::Var *v, const std::vector<ir::ExprPtr> &idx) {
     std::string out = name(v);
     if (v->type.is_global_matrix() && idx.size() > 1) {
@@ -154,7 +192,7 @@ std::string FunctionEmitter::subscript(const ir::Var *v, const std::vector<ir::E
         return out + "[" + flat + "]";
     }
     for (const auto &i : idx)
-        out += "[" + converted(*i) + "]";
+        out += "[" + index(*i) + "]";
     return out;
 }
 
@@ -281,6 +319,9 @@ std::string FunctionEmitter::builtin(const ir::Expr &e) {
     };
     if (fn.rfind("smelt_checked_", 0) == 0) { // checked modes (ir/passes/bounds_check.h)
         need(4);
+        // smelt_checked_index's first argument is the index, exact as unchecked.
+        if (fn == "smelt_checked_index")
+            return fn + "(" + index(*e.args[0]) + ", " + args(e.args, 1) + ")";
         return fn + "(" + args(e.args) + ")";
     }
     const lower::Builtin *b = lower::find_builtin(fn);

@@ -59,6 +59,9 @@ private:
     std::string helper(const char *op, Scalar s) const; // "smelt_floordiv_i32"
     bool wraps_natively(Scalar s) const;
     std::string subscript(const ir::Var *v, const std::vector<ir::ExprPtr> &idx);
+    // An array index: its int + and - exact, in 64 bits (exact_index_sum).
+    std::string index(const ir::Expr &e);
+    std::string exact_sum(const ir::Expr &e);
     std::string args(const std::vector<ir::ExprPtr> &a, size_t from = 0);
     std::string unary(const ir::Expr &e);
     std::string binary(const ir::Expr &e);

@@ -1,6 +1,7 @@
 // neighbor.newton: on the cpu backend, half lists with Newton's third law against the full lists
 // (each pair twice): every pair once, the same forces, energies and virials to round-off, the
-// same trajectory to round-off, and the same bits on any thread count (newton_buffers.h).
+// same trajectory to round-off, and the same bits on any thread count (newton_buffers.h); pair
+// energies only on sampled steps, with the same bits.
 #include "app_test_util.h"
 #include "md3d/simulation.h"
 #include "md3d_test_util.h"
@@ -216,6 +217,44 @@ TEST(Md3dNewton, RestartRebuildsTheListOfTheRun) {
         }
     }
     EXPECT_TRUE(fresh_differs) << "lists built at the restart steps summed in the same order";
+}
+
+// A step the run loop does not sample (output.thermo_interval, frame_interval) skips the pair
+// energies and virials: the trajectory and the forces keep their bits, and pe and vir read
+// after such a step (one force pass more) are those of a run that computed them every step.
+TEST(Md3dNewton, EnergiesOnlyOnSampledStepsKeepTheBits) {
+    SerialCpu serial;
+    auto make = [](int every) {
+        std::ostringstream y;
+        y << kLiquid << "neighbor: {newton: true}\n"
+          << "output: {h5md: false, csv: false, progress: false, checkpoint: false, "
+          << "thermo_interval: " << every << ", frame_interval: " << every << "}\n";
+        auto s = std::make_unique<Simulation>(md3d_config(y.str()), md3d_physics());
+        s->set_initial_state();
+        return s;
+    };
+    auto sparse = make(7), every = make(1);
+    for (int k = 0; k < 23; ++k) {
+        sparse->step();
+        every->step();
+    }
+    // Steps 7, 14 and 21 sampled, plus the initial state's forces.
+    EXPECT_EQ(sparse->energy_passes(), 4);
+    EXPECT_EQ(sparse->force_only_passes(), 20);
+    EXPECT_EQ(every->force_only_passes(), 0);
+    EXPECT_EQ(state_of(*sparse), state_of(*every));
+    for (int a = 0; a < 3; ++a)
+        EXPECT_EQ(sparse->host(sparse->force(a)), every->host(every->force(a)));
+    EXPECT_EQ(sparse->host(sparse->pe()), every->host(every->pe()));
+    EXPECT_EQ(sparse->host(sparse->vir()), every->host(every->vir()));
+    EXPECT_EQ(sparse->energy_passes(), 5);
+    const Observables oa = sparse->observables(), ob = every->observables();
+    EXPECT_EQ(sparse->energy_passes(), 5) << "the energies were current";
+    EXPECT_EQ(oa.pe, ob.pe);
+    EXPECT_EQ(oa.virial, ob.virial);
+    // The forces after the extra pass are still those of the step.
+    for (int a = 0; a < 3; ++a)
+        EXPECT_EQ(sparse->host(sparse->force(a)), every->host(every->force(a)));
 }
 
 TEST(Md3dNewton, AutoIsOnForBinnedListsOnTheCpu) {

@@ -798,18 +798,23 @@ def half_list(s, periodic, rl, cap):
     return start, count, idx, nc
 
 
-def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None):
-    """compute_forces_newton over nchunk chunks (in `chunk_order`), then newton_sum, as
-    apps/common/newton_buffers.cpp drives them; returns the buffers after the sum."""
+def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None, energy=1):
+    """compute_forces_newton over nchunk chunks (in `chunk_order`), then newton_sum (energy 1)
+    or newton_sum_forces (energy 0), as apps/common/newton_buffers.cpp drives them; returns the
+    buffers after the sum."""
     start, count, idx = lst[:3]
     rlo, rhi = np.zeros(nchunk, np.int32), np.zeros(nchunk, np.int32)
     elementwise(P.newton_ranges, nchunk, start, count, idx, rlo, rhi, s.n, nchunk)
     boff = np.concatenate(([0], np.cumsum(rhi - rlo)[:-1])).astype(np.int32)
     bufs = [np.zeros(int(np.sum(rhi - rlo))) for _ in range(5)]
-    elementwise(P.compute_forces_newton, nchunk, *s.pos(), *bufs, rlo, boff, s.n, nchunk, start,
-                count, idx, *s.boxl(), periodic, s.typ, *pot.tables(), order=chunk_order)
-    elementwise(P.newton_sum, nchunk, s.fx, s.fy, s.fz, s.pe, s.vir, *bufs, rlo, rhi, boff, s.n,
-                nchunk)
+    elementwise(P.compute_forces_newton, nchunk, *s.pos(), *bufs, rlo, boff, s.n, nchunk, energy,
+                start, count, idx, *s.boxl(), periodic, s.typ, *pot.tables(), order=chunk_order)
+    if energy:
+        elementwise(P.newton_sum, nchunk, s.fx, s.fy, s.fz, s.pe, s.vir, *bufs, rlo, rhi, boff,
+                    s.n, nchunk)
+    else:
+        elementwise(P.newton_sum_forces, nchunk, s.fx, s.fy, s.fz, *bufs[:3], rlo, rhi, boff,
+                    s.n, nchunk)
     return bufs
 
 
@@ -852,6 +857,17 @@ def check_newton():
                       (label, pot.nt, nchunk))
                 check(all(not np.any(b) for b in bufs),
                       "%s: newton_sum leaves the buffers zero" % label)
+                # Forces alone: the same force bits, pe and vir untouched, no buffer written
+                # but the three force buffers (cleared again).
+                alone = s.copy()
+                alone.pe[:] = 7.0
+                alone.vir[:] = -3.0
+                bufs = newton_forces(alone, (start, count, idx), periodic, pot, nchunk, energy=0)
+                check(all(np.array_equal(getattr(alone, a), getattr(got, a))
+                          for a in ("fx", "fy", "fz")) and np.all(alone.pe == 7.0) and
+                      np.all(alone.vir == -3.0) and all(not np.any(b) for b in bufs),
+                      "%s, %d chunks: energy 0 gives the same force bits, pe and vir kept" %
+                      (label, nchunk))
                 if nchunk > 1:
                     again = s.copy()
                     newton_forces(again, (start, count, idx), periodic, pot, nchunk,
@@ -859,6 +875,71 @@ def check_newton():
                     check(all(np.array_equal(getattr(again, a), getattr(got, a))
                               for a in ("fx", "fy", "fz", "pe", "vir")),
                           "%s: chunks run in reverse order give the same bits" % label)
+
+
+def edge_pairs(rl, w, nc, periodic, rng):
+    """For each of the 26 cell offsets o (not leaving a walled axis): a particle i in a cell and
+    a particle j just inside the cell o away, at the point of that cell nearest to i, the two
+    1e-7 closer than rl: a cell culled with less than that to spare loses the pair."""
+    w = np.asarray(w)
+    out = []
+    for n, o in enumerate(np.array(np.meshgrid([-1, 0, 1], [-1, 0, 1], [-1, 0, 1],
+                                               indexing="ij")).reshape(3, -1).T):
+        if not o.any():
+            continue
+        c = np.array([(n % 3) * 2 % nc[0], (n // 3 % 3) * 2 % nc[1], (n // 9) * 2 % nc[2]])
+        for k in range(3):
+            if not periodic >> k & 1 and not 0 <= c[k] + o[k] < nc[k]:
+                c[k] = 1  # an inner cell along a walled axis
+        t = rng.uniform(0.3, 1.0, 3) * np.abs(o)
+        t *= rl * (1 - 1e-7) / np.linalg.norm(t)
+        a = np.where(o > 0, w - t, np.where(o < 0, t, rng.uniform(0, w)))
+        eps = 1e-9
+        b = np.where(o > 0, w + eps, np.where(o < 0, -eps, a))
+        out += [(c + 0.0) * w + a, (c + 0.0) * w + b]
+    out = np.array(out)
+    for k in range(3):
+        if periodic >> k & 1:
+            out[:, k] %= nc[k] * w[k]
+    return out
+
+
+def check_half_list_cells():
+    """fill_neighbors_capped_half skips the cells whose nearest point is farther than r_list;
+    on grids of 4 to 6 cells per axis (the culling then skips whole rows and the ends of runs,
+    also across periodic seams), with particles on cell faces and, along walls, past the box,
+    every pair within r_list is still in exactly one half list (pair sets by NumPy), also pairs
+    1e-7 inside r_list across the nearest point of a neighbour cell in all 26 directions."""
+    rl = 2.0
+    rng = np.random.default_rng(7)
+    for label, periodic, box in (("periodic", 7, (8.3, 8.5, 10.3)),
+                                 ("walls on z", 3, (10.1, 8.2, 8.9))):
+        # A liquid's density: a jittered lattice of spacing 1.1.
+        axes = [np.arange(0.3, L - 0.3, 1.1) for L in box]
+        pos = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
+        pos += rng.uniform(-0.25, 0.25, pos.shape)
+        nc = [max(1, int(L // rl)) for L in box]
+        w = [L / c for L, c in zip(box, nc)]
+        # On the faces of cells (exactly, and an ulp below) and, along the wall, past the box.
+        pos[0] = (w[0], 2 * w[1], 3 * w[2])
+        pos[1] = (np.nextafter(w[0], 0), w[1] + 1e-3, 2 * w[2])
+        pos[2] = (3 * w[0], np.nextafter(2 * w[1], 0), w[2] + rl * (1 - 1e-9))
+        if not periodic & 4:
+            pos[3, 2] = -0.4
+            pos[4, 2] = box[2] + 0.3
+        pos = np.vstack([pos, edge_pairs(rl, w, nc, periodic, rng)])
+        _, r2 = np_separations(pos, box, periodic)
+        want = {(i, j) for i in range(len(pos)) for j in range(i + 1, len(pos))
+                if r2[i, j] < rl * rl}
+        s = State(pos, box, np.zeros(len(pos), dtype=np.int32))
+        start, count, idx, got_nc = half_list(s, periodic, rl, 80)
+        check(list(got_nc) == nc and min(nc) >= 4, "%s: grid %r (precondition)" % (label, nc))
+        check(count.max() <= 80, "%s: half rows fit the capacity (precondition)" % label)
+        pairs = [(min(i, int(j)), max(i, int(j))) for i in range(s.n)
+                 for j in idx[start[i]:start[i] + count[i]]]
+        check(len(pairs) == len(set(pairs)) and set(pairs) == want and len(want) > 4000,
+              "%s: every pair within r_list in exactly one half list (%d pairs)" %
+              (label, len(want)))
 
 
 # ---- checks: integrators ---------------------------------------------------------------------
@@ -1109,6 +1190,7 @@ CHECKS = {
     "momentum": check_momentum,
     "neighbor_lists": check_neighbor_lists,
     "newton": check_newton,
+    "half_list_cells": check_half_list_cells,
     "nve": check_nve,
     "langevin": check_langevin,
     "bussi_run": check_bussi_run,

@@ -27,7 +27,7 @@ INSTANTIATE_TEST_SUITE_P(Checks, Md3dPhysics,
                          ::testing::Values("kernel_language", "rng_known_answers",
                                            "language_typing", "rng_statistics", "bussi", "tail",
                                            "box", "lattice_energy", "forces_fd", "momentum",
-                                           "neighbor_lists", "newton", "nve", "langevin",
-                                           "bussi_run", "reductions"));
+                                           "neighbor_lists", "newton", "half_list_cells", "nve",
+                                           "langevin", "bussi_run", "reductions"));
 
 } // namespace

@@ -295,6 +295,25 @@ TEST(Emit, StatementForms) {
     EXPECT_EQ(out.find("#line"), std::string::npos) << "no source, no #line";
 }
 
+// int + and - inside an index are exact (docs/LANGUAGE.md): summed in 64 bits, so C sees
+// p[base + t] as consecutive elements; outside an index they wrap through the helpers.
+TEST(Emit, IntSumsInAnIndexAreExact) {
+    FnBuilder f("g", Type::void_(), 1);
+    auto p = f.param("p", ptr(Scalar::F64));
+    auto base = f.param("base", ty(Scalar::I32));
+    auto t = f.param("t", ty(Scalar::I32));
+    auto k = f.local("k", ty(Scalar::I32));
+    auto sum = [&] { return bin(B::Sub, bin(B::Add, vref(base), vref(t)), i32(1)); };
+    f.add(Stmt::store(p, {sum()}, load(p, bin(B::Add, vref(base), vref(t))), at(2)));
+    f.add(Stmt::assign(k, sum(), at(3)));
+    auto m = module_of({f.done()});
+    std::string out = codegen::emit_module(*m, cpp_dialect());
+    EXPECT_NE(out.find("p[(int64_t)base + (int64_t)t - 1] = p[(int64_t)base + (int64_t)t];"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("k = smelt_sub_i32(smelt_add_i32(base, t), 1);"), std::string::npos) << out;
+}
+
 TEST(Emit, RefusesWhatTheDialectCannotDo) {
     const auto &d = cpp_dialect();
     FnBuilder f("f", ty(Scalar::I64));

@@ -62,6 +62,25 @@ TEST(BoundsCheck, AnIndexPastTheEndIsReportedWithFileLineArrayAndIndex) {
         ASSERT_EQ(yv[i], xv[i + 3]) << i;
 }
 
+// int + and - inside an index are exact (docs/LANGUAGE.md): a sum past int's range is that
+// index, out of range as in CPython, not the negative number a 32-bit wrap would give; sums
+// that end in range give the element whatever their operands.
+TEST(BoundsCheck, IntSumsInAnIndexAreExact) {
+    Elementwise summed(kernels(), "summed_index", checked_options());
+    Array x = to_device(small_values<double>(10, -9, 9, 5));
+    Array y = zeros(4, DType::Float64, &test_device());
+    summed({y, x, int32_t(2147483000), int32_t(-2147482999)});
+    const auto xv = x.to_vector<double>(), yv = y.to_vector<double>();
+    for (size_t i = 0; i < 4; ++i)
+        EXPECT_EQ(yv[i], xv[i + 1]) << i;
+    const std::string m = error_of(summed, {y, x, int32_t(2147483647), int32_t(1)});
+    // Items 0..3 read x[2^31 + i]; which is recorded first depends on the schedule.
+    EXPECT_NE(m.find("index 214748364"), std::string::npos) << m;
+    EXPECT_EQ(m.find("index -"), std::string::npos) << m;
+    EXPECT_NE(m.find("is out of range for 'x' (10 elements) in 'summed_index'"), std::string::npos)
+        << m;
+}
+
 TEST(BoundsCheck, LocalMatricesAreCheckedAgainstTheirExtent) {
     Elementwise lookup(kernels(), "local_lookup", checked_options());
     Array k = to_device(std::vector<int32_t>{0, 3, 1, 4, 2});

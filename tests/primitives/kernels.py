@@ -111,6 +111,11 @@ def shifted(i, x, y):
     y[i] = x[i + 3]
 
 
+@annotate(i='int', doublep='y, x', int='a, b')
+def summed_index(i, y, x, a, b):
+    y[i] = x[a + b + i]
+
+
 @annotate(i='int', k='intp', out='doublep')
 def local_lookup(i, k, out):
     m = declare('matrix(4)')

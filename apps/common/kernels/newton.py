@@ -97,3 +97,28 @@ def newton_sum_2d(c, fx, fy, pe, vir, bfx, bfy, bpe, bvir, rlo, rhi, boff, n, nc
             bfy[off + p] = 0.0
             bpe[off + p] = 0.0
             bvir[off + p] = 0.0
+
+
+@annotate(c='int', doublep='fx, fy, fz, bfx, bfy, bfz', intp='rlo, rhi, boff', int='n, nchunk')
+def newton_sum_forces(c, fx, fy, fz, bfx, bfy, bfz, rlo, rhi, boff, n, nchunk):
+    """newton_sum for the forces alone (a force pass that left the energy and virial buffers
+    untouched): the same sums of fx, fy, fz in the same order, so the same bits; pe and vir are
+    left as they are."""
+    lo, hi, a, b, off = declare('int', 5)
+    lo = chunk_lo(c, n, nchunk)
+    hi = chunk_lo(c + 1, n, nchunk)
+    for p in range(lo, hi):
+        fx[p] = 0.0
+        fy[p] = 0.0
+        fz[p] = 0.0
+    for d in range(nchunk):
+        a = max(lo, rlo[d])
+        b = min(hi, rhi[d])
+        off = boff[d] - rlo[d]
+        for p in range(a, b):
+            fx[p] += bfx[off + p]
+            fy[p] += bfy[off + p]
+            fz[p] += bfz[off + p]
+            bfx[off + p] = 0.0
+            bfy[off + p] = 0.0
+            bfz[off + p] = 0.0
