@@ -12,7 +12,7 @@
 //
 // refresh() runs at every other step: the same selections (index lists kept on the device) send
 // the current coordinates, in the same axis order, into the same places. Per direction that is
-// one gather kernel packing x, y, z, one copy to the host, one message (the sizes are known
+// one gather kernel packing x, y[, z], one copy to the host, one message (the sizes are known
 // from the build), one copy to the device and one kernel placing them: buffers are kept across
 // steps, so a refresh allocates nothing.
 #pragma once
@@ -28,14 +28,29 @@ namespace smelt::apps::domain {
 
 class Halo {
 public:
-    // `coords`: x, y, z of the owned particles in [0, n_owned), sized at least n_owned; `extra`:
-    // other per-particle arrays the ghosts carry (md3d: the type), same layout. Every array is
-    // regrown to n_owned + ghosts (the owned part kept).
+    // `coords`: the coordinate columns of the owned particles in [0, n_owned), sized at least
+    // n_owned: x, y, z in 3D or x, y in 2D (the grid's axes beyond them must not be cut);
+    // `extra`: other per-particle arrays the ghosts carry (md3d: the type), same layout. Every
+    // array is regrown to n_owned + ghosts (the owned part kept).
+    //
+    // Ghosts are exchanged along the decomposed axes. With `periodic_images`, also along the
+    // periodic axes that are not cut: there the rank is its own neighbour, and the particles
+    // within `range` of either face come back as its own ghosts, shifted by -+L. Pairs across
+    // every periodic edge are then plain differences from ghosts, so the pair kernels need no
+    // minimum image on any axis (md2d's kernels take one periodic flag for both axes).
+    void build(const CartGrid &grid, DevicePack &pack, double range,
+               const std::vector<smelt::Array *> &coords, std::vector<smelt::Array *> extra,
+               int64_t n_owned, bool periodic_images = false);
     void build(const CartGrid &grid, DevicePack &pack, double range,
                std::array<smelt::Array, 3> &coords, std::vector<smelt::Array *> extra,
-               int64_t n_owned);
+               int64_t n_owned) {
+        build(grid, pack, range, {&coords[0], &coords[1], &coords[2]}, std::move(extra), n_owned);
+    }
     // Sends the current coordinates of the owned part (and forwarded ghosts) to the ghost slots.
-    void refresh(DevicePack &pack, std::array<smelt::Array, 3> &coords);
+    void refresh(DevicePack &pack, const std::vector<smelt::Array *> &coords);
+    void refresh(DevicePack &pack, std::array<smelt::Array, 3> &coords) {
+        refresh(pack, {&coords[0], &coords[1], &coords[2]});
+    }
 
     int64_t owned() const { return n_owned_; }
     int64_t total() const { return n_total_; }
