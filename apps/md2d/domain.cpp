@@ -19,18 +19,17 @@ smelt::Program halo_program(const smelt::Program &physics) {
 
 Md2dDomain::Md2dDomain(const Md2dConfig &config, const smelt::Program &physics,
                        const smelt::Options &options)
-    : config_(config),
-      grid_(domain::CartGrid::make(mpi::rank(), domain_dims(config, mpi::size()),
-                                   {config.box()[0], config.box()[1], 1.0},
-                                   {config.periodic(), config.periodic(), false})),
+    : config_(config), grid_(domain::CartGrid::make(mpi::rank(), domain_dims(config, mpi::size()),
+                                                    {config.box()[0], config.box()[1], 1.0},
+                                                    {config.periodic(), config.periodic(), false})),
       pack_(halo_program(physics), options), wrap_(physics, "wrap_positions", options) {
     // The config check names the key; this guards callers that bypass it.
     const std::string thin = domain::check_thickness(grid_, config.r_list(), 2);
     if (!thin.empty()) throw std::invalid_argument("domain.grid: " + thin);
 }
 
-void Md2dDomain::keep_owned(std::vector<double> &x, std::vector<double> &y,
-                            std::vector<double> &vx, std::vector<double> &vy) {
+void Md2dDomain::keep_owned(std::vector<double> &x, std::vector<double> &y, std::vector<double> &vx,
+                            std::vector<double> &vy) {
     const auto box = config_.box();
     std::vector<double> ox, oy, ovx, ovy;
     std::vector<int32_t> ids;

@@ -46,8 +46,7 @@ public:
     // Loads the owned positions into the extended arrays and decides, over all ranks, whether
     // the neighbour list must be rebuilt (stale, every_step, or a displacement past skin / 2 on
     // any rank). Collective.
-    bool needs_rebuild(const smelt::Array &x, const smelt::Array &y, int64_t n,
-                       NeighborList &list);
+    bool needs_rebuild(const smelt::Array &x, const smelt::Array &y, int64_t n, NeighborList &list);
     // Wraps the owned positions into the box (periodic), migrates `owned` (x, y first; the ids
     // go along) and rebuilds the halo; returns the new owned count. Collective.
     int64_t rebuild(const std::vector<smelt::Array *> &owned, int64_t n);

@@ -43,8 +43,8 @@ void check_domain(const ConfigNode &root, const Md2dConfig &c) {
         fail(e.what());
     }
     const auto box = c.box();
-    const auto grid = domain::CartGrid::make(0, dims, {box[0], box[1], 1.0},
-                                             {c.periodic(), c.periodic(), false});
+    const auto grid =
+        domain::CartGrid::make(0, dims, {box[0], box[1], 1.0}, {c.periodic(), c.periodic(), false});
     const std::string thin = domain::check_thickness(grid, c.r_list(), 2);
     if (!thin.empty()) fail(thin);
 }

@@ -75,10 +75,10 @@ std::vector<Field> Simulation::gathered_frame() {
 Checkpoint Simulation::gathered_save() {
     // In id order (the ids are 0 .. N-1), so a restart at any rank count reads the same file,
     // the serial run's format.
-    const domain::Columns g = domain::gather_by_id(
-        local_columns(config_, domain_->ids().to_vector<int32_t>(), {host(x_), host(y_)},
-                      {host(vx_), host(vy_)}),
-        n_);
+    const domain::Columns g =
+        domain::gather_by_id(local_columns(config_, domain_->ids().to_vector<int32_t>(),
+                                           {host(x_), host(y_)}, {host(vx_), host(vy_)}),
+                             n_);
     Checkpoint ck;
     if (!mpi::is_root()) return ck;
     ck.put("x", g.reals[0]);

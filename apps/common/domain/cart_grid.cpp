@@ -38,8 +38,7 @@ std::array<int, 3> choose_dims(int ranks, const std::array<int, 3> &requested_di
     }
     if (ranks % fixed != 0 || (free == 0 && fixed != ranks))
         throw std::invalid_argument("the grid " + grid_text(requested, dimensions) +
-                                    " does not fit " + std::to_string(ranks) +
-                                    " ranks (0 = free)");
+                                    " does not fit " + std::to_string(ranks) + " ranks (0 = free)");
     std::array<int, 3> dims = requested;
 #if SMELT_APPS_HAVE_MPI
     MPI_Dims_create(ranks, 3, dims.data());

@@ -21,8 +21,7 @@ namespace smelt::apps::domain {
 // when the requested entries do not divide `ranks` (or all are given and their product differs).
 // A 2D app passes `dimensions` = 2: z is then one rank (requested[2] is ignored) and messages
 // name the grid [x, y].
-std::array<int, 3> choose_dims(int ranks, const std::array<int, 3> &requested,
-                               int dimensions = 3);
+std::array<int, 3> choose_dims(int ranks, const std::array<int, 3> &requested, int dimensions = 3);
 
 struct CartGrid {
     std::array<int, 3> dims{1, 1, 1};

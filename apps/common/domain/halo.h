@@ -1,14 +1,15 @@
 // Ghost particles: copies of the neighbour ranks' particles within `range` (r_cut + skin) of a
 // rank's sub-box, so that its force loop sees every pair it needs.
 //
-// build() runs at a neighbour-list rebuild, after migration. Axis by axis (x, y, z; decomposed
-// axes only), a rank selects the particles (owned and the ghosts received along earlier axes, so
-// edges and corners arrive in two or three hops) within `range` of its lower face and of its
-// upper face, sends them down and up, and appends what it receives after its particles: the
-// ghosts of the lower neighbour first, then those of the upper. A ghost sent across the periodic
-// edge carries its image (+-L along that axis), so ghost coordinates are plain differences from
-// the owned ones: the pair kernels use no minimum image along a decomposed axis, and two images of
-// one particle (a thin periodic grid of two ranks) are two distinct ghosts.
+// build() runs at a neighbour-list rebuild, after migration. Axis by axis (x, y[, z]; the
+// decomposed axes, and with periodic_images the periodic ones), a rank selects the particles
+// (owned and the ghosts received along earlier axes, so edges and corners arrive in two or three
+// hops) within `range` of its lower face and of its upper face, sends them down and up, and
+// appends what it receives after its particles: the ghosts of the lower neighbour first, then
+// those of the upper. A ghost sent across the periodic edge carries its image (+-L along that
+// axis), so ghost coordinates are plain differences from the owned ones: the pair kernels use no
+// minimum image along a decomposed axis, and two images of one particle (a thin periodic grid of
+// two ranks) are two distinct ghosts.
 //
 // refresh() runs at every other step: the same selections (index lists kept on the device) send
 // the current coordinates, in the same axis order, into the same places. Per direction that is
