@@ -12,7 +12,8 @@ is the one given: --md3d BIN or --md2d BIN (its files: md3d.h5 / md2d.h5, the co
         P-rank grid's
         sub-boxes in both directions, and takes some particle through an edge or corner (its
         sub-box differs from its first one along two or three axes), so migration and forwarded
-        ghosts were exercised. The P-rank file passes tests/apps/h5md_check.py.
+        ghosts were exercised (--periodic-edges: and across every periodic box edge both ways).
+        The P-rank file passes tests/apps/h5md_check.py.
     mpi_check.py restart ... --np P --np-restart Q
         P ranks to half the steps (checkpoint), then Q ranks from that checkpoint to the end:
         the same as the serial run through.
@@ -20,8 +21,8 @@ is the one given: --md3d BIN or --md2d BIN (its files: md3d.h5 / md2d.h5, the co
         a grid whose sub-boxes are thinner than r_cut + skin: exit status 1 and a config error
         naming domain.grid, on every rank, without a hang.
     mpi_check.py bad_grid ... --np P --grid X,Y[,Z]
-        a grid that does not fit P ranks: exit status 1 and a config error naming domain.grid
-        and the rank count, without a hang.
+        a grid that does not fit P ranks, written in the config: exit status 1 and a config
+        error naming the file, the line, domain.grid and the rank count, without a hang.
     mpi_check.py abort ... --np P
         rank 0 alone fails (its output files exist from an earlier run, no --overwrite) while the
         other ranks go on: the job ends at once with status 1 and rank 0's message (MPI_Abort).
@@ -149,7 +150,7 @@ def dims_for(np_, grid, dim):
     return {1: [1, 1, 1], 2: [2, 1, 1], 4: [2, 2, 1], 8: [2, 2, 2]}[np_][:dim]
 
 
-def check_crossings(ref, dims, label):
+def check_crossings(ref, dims, label, periodic_edges=False):
     """The serial trajectory moves particles across every face of the sub-box grid."""
     edges = ref["edges"]
     u = ref["unwrapped"]
@@ -175,6 +176,16 @@ def check_crossings(ref, dims, label):
     decomposed = sum(1 for d in dims if d > 1)
     if decomposed >= 2 and multi == 0:
         fail("%s: no particle went through a sub-box edge or corner" % label)
+    if periodic_edges:
+        # Wrapped positions (md2d): a step across the periodic edge jumps by about -+L.
+        d = np.diff(ref["pos"], axis=0)
+        for a in np.flatnonzero(ref["periodic"]):
+            up = int(np.sum(d[:, :, a] < -edges[a] / 2))
+            down = int(np.sum(d[:, :, a] > edges[a] / 2))
+            if up == 0 or down == 0:
+                fail("%s: the periodic edge of %s crossed %d times upwards, %d downwards"
+                     % (label, "xyz"[a], up, down))
+            faces.append("periodic %s +%d -%d" % ("xyz"[a], up, down))
     print("%s: grid %s, face crossings %s, particles through an edge or corner %d"
           % (label, dims, ", ".join(faces), multi))
 
@@ -196,7 +207,8 @@ def cmd_compare(args):
     run([sys.executable, h5md_check, path, "--n", str(ref["pos"].shape[1]), "--dim", str(dim),
          "--frames", str(len(ref["step"]))])
     compare_runs(ref, got, "%d ranks" % args.np)
-    check_crossings(ref, dims_for(args.np, args.grid, dim), "serial trajectory")
+    check_crossings(ref, dims_for(args.np, args.grid, dim), "serial trajectory",
+                    args.periodic_edges)
 
 
 def cmd_restart(args):
@@ -231,10 +243,22 @@ def cmd_thin(args):
 def cmd_bad_grid(args):
     wd = args.workdir
     shutil.rmtree(wd, ignore_errors=True)
-    p = run(app_run(args, os.path.join(wd, "bad"), args.np), expect=1)
-    if "domain.grid" not in p.stdout or "does not fit %d ranks" % args.np not in p.stdout:
+    os.makedirs(wd)
+    # The grid written in a copy of the config, so the error can name its line.
+    config = os.path.join(wd, "bad_grid.yaml")
+    with open(args.config) as f:
+        text = f.read().rstrip("\n") + "\n"
+    line = text.count("\n") + 2
+    with open(config, "w") as f:
+        f.write(text + "domain:\n  grid: [%s]\n" % args.grid)
+    cmd = mpirun(args, args.np) + [args.bin, "run", config, "--output", os.path.join(wd, "out"),
+                                   "--overwrite"]
+    p = run(cmd, expect=1)
+    where = "%s:%d:" % (config, line)
+    if where not in p.stdout or "domain.grid" not in p.stdout or \
+            "does not fit %d ranks" % args.np not in p.stdout:
         print(p.stdout)
-        fail("the error does not name domain.grid and the rank count")
+        fail("the error does not name %s, domain.grid and the rank count" % where)
     print("refused: " + [l for l in p.stdout.splitlines() if "domain.grid" in l][0])
 
 
@@ -266,6 +290,9 @@ def main():
     ap.add_argument("--config", required=True)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--grid", default="")
+    ap.add_argument("--periodic-edges", action="store_true",
+                    help="compare: also require crossings of every periodic box edge both ways "
+                         "(wrapped positions: md2d)")
     ap.add_argument("--set", action="append", default=[],
                     help="key=value over the config, for both runs (APP run --set)")
     args = ap.parse_args()
