@@ -82,8 +82,7 @@ int64_t Md2dDomain::rebuild(const std::vector<smelt::Array *> &owned, int64_t n)
     n = domain::migrate(grid_, pack_, arrays, n);
     for (size_t a = 0; a < 2; ++a)
         ext_[a] = domain::regrow(*owned[a], size_t(n), size_t(n));
-    halo_.build(grid_, pack_, config_.r_list(), {&ext_[0], &ext_[1]}, {}, n,
-                /*periodic_images=*/true);
+    halo_.build(grid_, pack_, config_.r_list(), ext_, {}, n, /*periodic_images=*/true);
     stale_ = false;
     return n;
 }

@@ -51,7 +51,7 @@ public:
     // go along) and rebuilds the halo; returns the new owned count. Collective.
     int64_t rebuild(const std::vector<smelt::Array *> &owned, int64_t n);
     // Sends the owned positions loaded by needs_rebuild() to the neighbours' ghosts. Collective.
-    void refresh() { halo_.refresh(pack_, {&ext_[0], &ext_[1]}); }
+    void refresh() { halo_.refresh(pack_, ext_); }
 
     // x and y of the owned particles, then the ghosts.
     const std::array<smelt::Array, 2> &ext() const { return ext_; }

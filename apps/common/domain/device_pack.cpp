@@ -45,7 +45,7 @@ smelt::Array DevicePack::gather(const smelt::Array &src, const smelt::Array &lis
 
 namespace {
 
-void check_columns(const std::vector<smelt::Array *> &coords) {
+void check_columns(std::span<smelt::Array *const> coords) {
     if (coords.size() != 2 && coords.size() != 3)
         throw std::invalid_argument("halo coordinates: 2 or 3 columns, got " +
                                     std::to_string(coords.size()));
@@ -53,7 +53,7 @@ void check_columns(const std::vector<smelt::Array *> &coords) {
 
 } // namespace
 
-void DevicePack::pack_coords(const std::vector<smelt::Array *> &coords, const smelt::Array &list,
+void DevicePack::pack_coords(std::span<smelt::Array *const> coords, const smelt::Array &list,
                              int axis, double shift, smelt::Array &packed) {
     check_columns(coords);
     const size_t count = list.size(), d = coords.size();
@@ -68,7 +68,7 @@ void DevicePack::pack_coords(const std::vector<smelt::Array *> &coords, const sm
 }
 
 void DevicePack::place_coords(const smelt::Array &packed, size_t count,
-                              const std::vector<smelt::Array *> &coords, size_t at) {
+                              std::span<smelt::Array *const> coords, size_t at) {
     check_columns(coords);
     if (count == 0) return;
     if (coords.size() == 2)

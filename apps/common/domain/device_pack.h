@@ -9,6 +9,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,11 +28,11 @@ public:
     // 3 arrays), with `shift` added along `axis`, into `packed`, regrown to hold them when
     // smaller: one kernel (gather_xy / gather_xyz), so a halo refresh copies one array per
     // direction. std::invalid_argument for another column count.
-    void pack_coords(const std::vector<smelt::Array *> &coords, const smelt::Array &list, int axis,
+    void pack_coords(std::span<smelt::Array *const> coords, const smelt::Array &list, int axis,
                      double shift, smelt::Array &packed);
     // The inverse at the receiver: coords[a][at + k] = packed[a * count + k].
     void place_coords(const smelt::Array &packed, size_t count,
-                      const std::vector<smelt::Array *> &coords, size_t at);
+                      std::span<smelt::Array *const> coords, size_t at);
 
     smelt::Backend &backend() const { return *backend_; }
 

@@ -8,9 +8,9 @@
 
 namespace smelt::apps::domain {
 
-void Halo::build(const CartGrid &grid, DevicePack &pack, double range,
-                 const std::vector<smelt::Array *> &coords, std::vector<smelt::Array *> extra,
-                 int64_t n_owned, bool periodic_images) {
+void Halo::build_columns(const CartGrid &grid, DevicePack &pack, double range,
+                         std::span<smelt::Array *const> coords, std::vector<smelt::Array *> extra,
+                         int64_t n_owned, bool periodic_images) {
     swaps_.clear();
     bytes_sent_ = 0;
     n_owned_ = n_owned;
@@ -22,7 +22,7 @@ void Halo::build(const CartGrid &grid, DevicePack &pack, double range,
             throw std::invalid_argument("a halo of " + std::to_string(dim) +
                                         " coordinates on a grid cut along axis " +
                                         std::to_string(axis));
-    std::vector<smelt::Array *> all = coords;
+    std::vector<smelt::Array *> all(coords.begin(), coords.end());
     all.insert(all.end(), extra.begin(), extra.end());
     size_t per = 0;
     for (const smelt::Array *a : all)
@@ -86,7 +86,7 @@ void Halo::build(const CartGrid &grid, DevicePack &pack, double range,
     n_total_ = n;
 }
 
-void Halo::refresh(DevicePack &pack, const std::vector<smelt::Array *> &coords) {
+void Halo::refresh_columns(DevicePack &pack, std::span<smelt::Array *const> coords) {
     bytes_sent_ = 0;
     const size_t dim = coords.size();
     const size_t real = dtype_size(coords[0]->dtype());

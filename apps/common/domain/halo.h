@@ -23,6 +23,8 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 namespace smelt::apps::domain {
@@ -30,7 +32,7 @@ namespace smelt::apps::domain {
 class Halo {
 public:
     // `coords`: the coordinate columns of the owned particles in [0, n_owned), sized at least
-    // n_owned: x, y, z in 3D or x, y in 2D (the grid's axes beyond them must not be cut);
+    // n_owned: x, y, z in 3D or x, y in 2D (D = 2: the grid's z axis must not be cut);
     // `extra`: other per-particle arrays the ghosts carry (md3d: the type), same layout. Every
     // array is regrown to n_owned + ghosts (the owned part kept).
     //
@@ -39,18 +41,17 @@ public:
     // within `range` of either face come back as its own ghosts, shifted by -+L. Pairs across
     // every periodic edge are then plain differences from ghosts, so the pair kernels need no
     // minimum image on any axis (md2d's kernels take one periodic flag for both axes).
+    template <size_t D>
     void build(const CartGrid &grid, DevicePack &pack, double range,
-               const std::vector<smelt::Array *> &coords, std::vector<smelt::Array *> extra,
-               int64_t n_owned, bool periodic_images = false);
-    void build(const CartGrid &grid, DevicePack &pack, double range,
-               std::array<smelt::Array, 3> &coords, std::vector<smelt::Array *> extra,
-               int64_t n_owned) {
-        build(grid, pack, range, {&coords[0], &coords[1], &coords[2]}, std::move(extra), n_owned);
+               std::array<smelt::Array, D> &coords, std::vector<smelt::Array *> extra,
+               int64_t n_owned, bool periodic_images = false) {
+        const std::array<smelt::Array *, D> c = columns(coords);
+        build_columns(grid, pack, range, c, std::move(extra), n_owned, periodic_images);
     }
     // Sends the current coordinates of the owned part (and forwarded ghosts) to the ghost slots.
-    void refresh(DevicePack &pack, const std::vector<smelt::Array *> &coords);
-    void refresh(DevicePack &pack, std::array<smelt::Array, 3> &coords) {
-        refresh(pack, {&coords[0], &coords[1], &coords[2]});
+    template <size_t D> void refresh(DevicePack &pack, std::array<smelt::Array, D> &coords) {
+        const std::array<smelt::Array *, D> c = columns(coords);
+        refresh_columns(pack, c);
     }
 
     int64_t owned() const { return n_owned_; }
@@ -60,6 +61,19 @@ public:
     int64_t bytes_sent() const { return bytes_sent_; }
 
 private:
+    // Pointers to the coordinate arrays, on the stack: a refresh allocates nothing.
+    template <size_t D>
+    static std::array<smelt::Array *, D> columns(std::array<smelt::Array, D> &coords) {
+        std::array<smelt::Array *, D> c{};
+        for (size_t a = 0; a < D; ++a)
+            c[a] = &coords[a];
+        return c;
+    }
+    void build_columns(const CartGrid &grid, DevicePack &pack, double range,
+                       std::span<smelt::Array *const> coords, std::vector<smelt::Array *> extra,
+                       int64_t n_owned, bool periodic_images);
+    void refresh_columns(DevicePack &pack, std::span<smelt::Array *const> coords);
+
     struct Swap {
         int axis = 0;
         int dest = -1, source = -1;
