@@ -4,7 +4,12 @@
 // the same invocation so the ratio compares like with like. Writes JSON.
 //
 //   build/bench/md2d_bench [--n 10000,100000] [--threads 1,2] [--seconds 3]
+//                          [--newton auto,false] [--repeat 1]
 //                          [--lammps lmp] [--ranks 1,2] [--out bench/results/md2d.json]
+//
+// --newton runs each case with these neighbor.newton values (auto: half lists on the cpu
+// backend), and --repeat runs the whole set of smelt cases that many times, interleaved
+// (A/B/A/B), so that a shared machine's changing load falls on every variant alike.
 //
 // System: square lattice at density 0.7, T0 = 1.0, LJ cut at 2.5 and shifted, skin 0.3, dt 0.005,
 // periodic (configs/md2d_lj.yaml scaled up). Timing starts after 20 warm-up steps (kernel
@@ -21,6 +26,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -38,6 +44,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Result {
     std::string code;
+    std::string newton; // smelt: the neighbor.newton value
     int64_t n = 0;
     int threads = 0; // smelt: CPU threads; lammps: MPI ranks
     int64_t steps = 0;
@@ -45,34 +52,49 @@ struct Result {
     int64_t builds = -1;
     double build_ms = -1; // smelt: one neighbour-list build
     double force_ms = -1; // smelt: forces with the list kept (displacement check included)
+    // CPU time of the timed steps over every thread (LAMMPS: its "CPU use" times the ranks):
+    // on a shared machine the rate per CPU second varies much less than the wall-clock rate.
+    double cpu_seconds = -1;
     double rate() const { return double(n) * double(steps) / seconds; }
+    double cpu_rate() const {
+        return cpu_seconds > 0 ? double(n) * double(steps) / cpu_seconds : 0.0;
+    }
 };
+
+// CPU time of this process (every thread), in seconds.
+double process_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
 
 int64_t side_of(int64_t n) {
     return std::llround(std::sqrt(double(n)));
 }
 
-std::string config_text(int64_t side, int threads) {
+std::string config_text(int64_t side, int threads, const std::string &newton) {
     std::ostringstream s;
     s << "threads: " << threads << "\nsystem: {lattice: square, cells: [" << side << ", " << side
       << "], density: 0.7, temperature: 1.0, seed: 2024}\n"
       << "potential: {r_cut: 2.5, shift: true}\n"
       << "integrator: {dt: 0.005, steps: 1000000}\n"
-      << "neighbor: {mode: binned, skin: 0.3, rebuild: displacement}\n"
+      << "neighbor: {mode: binned, skin: 0.3, rebuild: displacement, newton: " << newton << "}\n"
       << "output: {h5md: false, csv: false, progress: false}\n";
     return s.str();
 }
 
 // Steps until `seconds` have passed (at least 20), after 20 warm-up steps.
-Result run_smelt(const smelt::Program &physics, int64_t side, int threads, double seconds) {
-    Md2dConfig c = load_md2d_config_string(config_text(side, threads), "bench.yaml");
-    Result r{"smelt md2d", c.n(), configure_threads(c)};
+Result run_smelt(const smelt::Program &physics, int64_t side, int threads, double seconds,
+                 const std::string &newton) {
+    Md2dConfig c = load_md2d_config_string(config_text(side, threads, newton), "bench.yaml");
+    Result r{"smelt md2d", newton, c.n(), configure_threads(c)};
     Simulation sim(c, physics);
     sim.set_initial_state();
     sim.compile_kernels();
     for (int k = 0; k < 20; ++k)
         sim.step();
     const int64_t builds0 = sim.neighbors().builds();
+    const double cpu0 = process_cpu_seconds();
     const auto t0 = Clock::now();
     double elapsed = 0.0;
     while (r.steps < 20 || elapsed < seconds) {
@@ -82,6 +104,7 @@ Result run_smelt(const smelt::Program &physics, int64_t side, int threads, doubl
     }
     (void)sim.observables(); // waits for queued work on GPU backends
     r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    r.cpu_seconds = process_cpu_seconds() - cpu0;
     r.builds = sim.neighbors().builds() - builds0;
     // Where a step's time goes: list builds and force evaluations alone.
     const int reps = 5;
@@ -115,7 +138,7 @@ Result run_lammps(const std::string &lmp, int ranks, int64_t side, int64_t steps
                   const fs::path &work) {
     const smelt::bench::LammpsTiming t =
         smelt::bench::run_lammps(lmp, ranks, lammps_input(side, 20, steps), work);
-    Result r{"lammps", side * side, ranks, steps};
+    Result r{"lammps", "", side * side, ranks, steps};
     if (!t.ok) {
         std::fprintf(stderr, "lammps failed; see %s\n", t.log.c_str());
         r.seconds = -1;
@@ -125,6 +148,7 @@ Result run_lammps(const std::string &lmp, int ranks, int64_t side, int64_t steps
     r.steps = t.steps;
     r.n = t.atoms;
     r.builds = t.builds;
+    if (t.cpu_fraction > 0) r.cpu_seconds = t.seconds * t.cpu_fraction * ranks;
     return r;
 }
 
@@ -140,11 +164,14 @@ std::string json(const std::vector<Result> &rs, const std::string &cpu,
       << smelt::bench::omp_wait_policy() << "\",\n  \"results\": [\n";
     for (size_t i = 0; i < rs.size(); ++i) {
         const Result &r = rs[i];
-        s << "    {\"code\": \"" << r.code << "\", \"n\": " << r.n
-          << (r.code == "lammps" ? ", \"mpi_ranks\": " : ", \"threads\": ") << r.threads
+        s << "    {\"code\": \"" << r.code << "\", \"n\": " << r.n;
+        if (r.code != "lammps") s << ", \"newton\": \"" << r.newton << "\"";
+        s << (r.code == "lammps" ? ", \"mpi_ranks\": " : ", \"threads\": ") << r.threads
           << ", \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
           << ", \"neighbor_builds\": " << r.builds
-          << ", \"particle_steps_per_s\": " << (r.seconds > 0 ? r.rate() : 0.0) << "}"
+          << ", \"particle_steps_per_s\": " << (r.seconds > 0 ? r.rate() : 0.0)
+          << ", \"cpu_seconds\": " << r.cpu_seconds
+          << ", \"particle_steps_per_cpu_s\": " << r.cpu_rate() << "}"
           << (i + 1 < rs.size() ? "," : "") << "\n";
     }
     s << "  ]\n}\n";
@@ -160,10 +187,16 @@ int main(int argc, char **argv) {
     double seconds = 3.0;
     std::string lmp = "lmp", out;
     std::vector<int> ranks{2};
+    std::vector<std::string> newton{"auto"};
+    int repeat = 1;
     std::string physics_path = SMELT_MD2D_PHYSICS_DEFAULT;
     app.add_option("--n", ns, "particle counts (rounded to square lattices)")->delimiter(',');
     app.add_option("--threads", threads, "CPU thread counts")->delimiter(',');
     app.add_option("--seconds", seconds, "timed seconds per case (smelt)");
+    app.add_option("--newton", newton, "neighbor.newton values (auto, true, false)")
+        ->delimiter(',');
+    app.add_option("--repeat", repeat, "runs of every smelt case, interleaved")
+        ->check(CLI::PositiveNumber);
     app.add_option("--lammps", lmp, "LAMMPS binary ('' to skip)");
     app.add_option("--ranks", ranks, "LAMMPS MPI rank counts")->delimiter(',');
     app.add_option("--physics", physics_path, "physics.py");
@@ -174,23 +207,28 @@ int main(int argc, char **argv) {
     smelt::Program physics = smelt::apps::load_kernel_program(physics_path);
     const std::string load_before = smelt::bench::load_average();
     std::vector<Result> results;
-    std::printf("%-12s %9s %8s %7s %9s %7s %9s %9s %16s\n", "code", "n", "threads", "steps",
-                "seconds", "builds", "build ms", "force ms", "particle-steps/s");
+    std::printf("%-12s %6s %9s %8s %7s %9s %7s %9s %9s %16s %14s %6s\n", "code", "newton", "n",
+                "threads", "steps", "seconds", "builds", "build ms", "force ms", "particle-steps/s",
+                "per CPU s", "load");
     auto show = [&](const Result &r) {
-        std::printf("%-12s %9lld %8d %7lld %9.3f %7lld %9.3f %9.3f %16.4g\n", r.code.c_str(),
-                    (long long)r.n, r.threads, (long long)r.steps, r.seconds, (long long)r.builds,
-                    r.build_ms, r.force_ms, r.seconds > 0 ? r.rate() : 0.0);
+        std::printf("%-12s %6s %9lld %8d %7lld %9.3f %7lld %9.3f %9.3f %16.4g %14.4g %6s\n",
+                    r.code.c_str(), r.newton.c_str(), (long long)r.n, r.threads, (long long)r.steps,
+                    r.seconds, (long long)r.builds, r.build_ms, r.force_ms,
+                    r.seconds > 0 ? r.rate() : 0.0, r.cpu_rate(),
+                    smelt::bench::load_average().substr(0, 5).c_str());
         std::fflush(stdout);
         results.push_back(r);
     };
     for (int64_t n : ns) {
         const int64_t side = side_of(n);
         double best = 0.0;
-        for (int t : threads) {
-            Result r = run_smelt(physics, side, t, seconds);
-            best = std::max(best, r.rate());
-            show(r);
-        }
+        for (int k = 0; k < repeat; ++k)
+            for (int t : threads)
+                for (const std::string &nv : newton) {
+                    Result r = run_smelt(physics, side, t, seconds, nv);
+                    best = std::max(best, r.rate());
+                    show(r);
+                }
         if (have_lammps) {
             const auto steps = std::max<int64_t>(50, int64_t(best * seconds / double(side * side)));
             for (int k : ranks)

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """md3d against OpenMM on one GPU, in the same run: HOOMD-blue's LJ benchmark system.
 
-Runs build/bench/md3d_bench (cuda and opencl, single and double precision) and
-bench/openmm_lj.py (single, mixed and double) on the same system at each size, one after the
-other on the same card, and prints the ratios the MD performance targets are stated in:
+Runs build/bench/md3d_bench (cuda and opencl, single and double precision),
+bench/openmm_lj.py (single, mixed and double) and bench/jaxmd_lj.py (JAX-MD, single and
+double; left out of the table where jax or jax_md is missing) on the same system at each size,
+one after the other on the same card, and prints the ratios the MD performance targets are
+stated in:
 
     python3 bench/md3d_gpu_peers.py --md3d-bench build/bench/md3d_bench --cells 40 100 \\
         --seconds 3 --out bench/results/h100_md3d_openmm.json
@@ -69,6 +71,21 @@ def run_openmm(cells, precision, seconds):
     return result
 
 
+def run_jaxmd(cells, precision, seconds):
+    """JAX-MD (bench/jaxmd_lj.py) in its own process; None when it fails (no jax, no jax_md)."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    done = subprocess.run([sys.executable, os.path.join(HERE, "jaxmd_lj.py"), "--cells",
+                           str(cells), "--precision", precision, "--seconds", str(seconds),
+                           "--out", out], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    results = []
+    if done.returncode == 0:
+        with open(out) as f:
+            results = json.load(f)["results"]
+    os.unlink(out)
+    return results[0] if results else None
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--md3d-bench", default="build/bench/md3d_bench")
@@ -77,6 +94,8 @@ def main():
     p.add_argument("--cells", type=int, nargs="+", default=[40, 100])
     p.add_argument("--backends", default="cuda,opencl")
     p.add_argument("--seconds", type=float, default=3.0)
+    p.add_argument("--jaxmd", default="single,double",
+                   help="JAX-MD precisions to run ('' for none; bench/jaxmd_lj.py)")
     p.add_argument("--out")
     args = p.parse_args()
 
@@ -92,15 +111,25 @@ def main():
             r = run_openmm(cells, precision, args.seconds)
             print("OpenMM %s n=%d: %.3g" % (precision, r["n"], r["atom_steps_per_s"]), flush=True)
             openmm[precision] = r
+        jaxmd = {}
+        for precision in filter(None, args.jaxmd.split(",")):
+            r = run_jaxmd(cells, precision, args.seconds)
+            print("JAX-MD %s n=%d: %s" % (precision, cells ** 3,
+                                          "%.3g" % r["atom_steps_per_s"] if r else "failed"),
+                  flush=True)
+            if r:
+                jaxmd[precision] = r
         rows.append({"n": cells ** 3, "smelt": [smelt[k] for k in sorted(smelt)],
-                     "openmm": [openmm[k] for k in ("single", "mixed", "double")]})
+                     "openmm": [openmm[k] for k in ("single", "mixed", "double")],
+                     "jaxmd": [jaxmd[k] for k in sorted(jaxmd)]})
 
-    print("\n| N | precision | md3d cuda | md3d opencl | OpenMM CUDA | cuda / OpenMM | "
-          "opencl / cuda |")
-    print("|---|---|---|---|---|---|---|")
+    print("\n| N | precision | md3d cuda | md3d opencl | OpenMM CUDA | JAX-MD | cuda / OpenMM | "
+          "cuda / JAX-MD | opencl / cuda |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         smelt = {(r["backend"], r["precision"]): r for r in row["smelt"]}
         openmm = {r["precision"]: r for r in row["openmm"]}
+        jaxmd = {r["precision"]: r for r in row["jaxmd"]}
         for precision in ("single", "double"):
             cu = smelt.get(("cuda", precision))
             cl = smelt.get(("opencl", precision))
@@ -109,9 +138,12 @@ def main():
             ratio = "%.2f" % (cu["atom_steps_per_s"] / om["atom_steps_per_s"]) if cu else "—"
             clr = ("%.2f" % (cl["atom_steps_per_s"] / cu["atom_steps_per_s"])
                    if cu and cl else "—")
-            print("| %d | %s | %s | %s | %s | %s | %s |" % (row["n"], precision, f(cu), f(cl),
-                                                          f(om), ratio, clr))
-        print("| %d | mixed | | | %.3g | | |" % (row["n"], openmm["mixed"]["atom_steps_per_s"]))
+            jx = jaxmd.get(precision)
+            jratio = "%.1f" % (cu["atom_steps_per_s"] / jx["atom_steps_per_s"]) if cu and jx else "—"
+            print("| %d | %s | %s | %s | %s | %s | %s | %s | %s |"
+                  % (row["n"], precision, f(cu), f(cl), f(om), f(jx), ratio, jratio, clr))
+        print("| %d | mixed | | | %.3g | | | | |" % (row["n"],
+                                                    openmm["mixed"]["atom_steps_per_s"]))
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"benchmark": "md3d_gpu_peers", "config": os.path.basename(args.config),

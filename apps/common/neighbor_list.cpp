@@ -35,7 +35,7 @@ struct NeighborList::State {
     Array keys, order, identity, cell_start, cell_end;
     Array nbr_count, nbr_start, nbr_idx, nbr_total;
     std::vector<Array> saved; // positions at the last build (Displacement rule)
-    int64_t total = 0;
+    int64_t total = 0;        // -1 after a capped build until total() sums the counts
     int64_t builds = 0;
     bool stale = true; // no list yet, or positions replaced since the last build
 
@@ -82,6 +82,10 @@ void check_spec(const NeighborListSpec &spec, int64_t n) {
         throw std::invalid_argument("NeighborList: particle count outside int32 (" +
                                     std::to_string(n) + ")");
     if (!(spec.r_list > 0.0)) throw std::invalid_argument("NeighborList: r_list must be > 0");
+    if (spec.lanes < 1 || (spec.lanes & (spec.lanes - 1)) != 0)
+        throw std::invalid_argument("NeighborList: lanes must be a power of two");
+    if (spec.lanes > 1 && (spec.search != NeighborSearch::Binned || spec.sorted || spec.half))
+        throw std::invalid_argument("NeighborList: lanes need a binned, unsorted, full list");
     if (spec.search == NeighborSearch::Binned) {
         if (spec.cells.size() != spec.box.size() || spec.cell_size.size() != spec.box.size())
             throw std::invalid_argument("NeighborList: binned search needs cells and cell_size "
@@ -119,6 +123,7 @@ void NeighborList::State::build_capped(const std::vector<Arg> &args) {
     }
     for (size_t a = 0; a < args.size(); ++a)
         (*s.permute)({s.order, args[a].array(), s.by_cell[a]});
+    const int32_t lanes = s.spec.lanes;
     for (;;) {
         const auto entries = static_cast<size_t>(s.n) * (static_cast<size_t>(s.cap) + 1);
         if (s.nbr_idx.size() < entries) s.nbr_idx = Array(DType::Int32, entries, s.backend);
@@ -127,24 +132,28 @@ void NeighborList::State::build_capped(const std::vector<Arg> &args) {
         for (const Array &x : {s.nbr_start, s.nbr_count, s.nbr_idx})
             a.emplace_back(x);
         a.emplace_back(s.cap);
-        if (s.capped_gpu_form) a.emplace_back(s.stride());
+        if (s.capped_gpu_form) {
+            a.emplace_back(s.stride());
+            a.emplace_back(lanes);
+        }
         for (const Array &x : {s.order, s.cell_start, s.cell_end})
             a.emplace_back(x);
         s.push_box(a);
         a.emplace_back(s.periodic());
         s.push_grid(a);
         a.emplace_back(s.rl2());
-        (*s.fill_capped)(a);
+        (*s.fill_capped)(s.n * lanes, a);
+        // With lanes, the largest count of one lane against a lane's share of the row.
         const int64_t most = (*s.count_max)({s.nbr_count}).as<int64_t>();
-        if (most <= s.cap) break;
+        if (most <= s.cap / lanes) break;
         // Room to grow a little, so a slowly densifying system does not run twice every build.
-        const int64_t cap = most + most / 8 + 4;
+        const int64_t cap = (most + most / 8 + 4) * lanes;
         if ((cap + 1) * s.n > std::numeric_limits<int32_t>::max())
             throw std::runtime_error("NeighborList: the list needs more than 2^31 entries (int32 "
                                      "offsets); lower the density or r_list");
         s.cap = static_cast<int32_t>(cap);
     }
-    s.total = (*s.count_sum)({s.nbr_count}).as<int64_t>();
+    s.total = -1; // summed when asked for (total()): one read-back less per build
     // The cells are visited one after another; index order makes the force sums independent of
     // the grid.
     if (s.spec.sorted) (*s.sort)({s.nbr_start, s.nbr_count, s.nbr_idx});
@@ -201,6 +210,12 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
                                         "one-pass kernels (" +
                                         k.fill_capped_half + ", " + k.cell_bounds + ", " +
                                         k.permute_real + ")");
+        if (s.spec.lanes > 1 && (!gpu_form || !program.has_function(k.cell_bounds) ||
+                                 !program.has_function(k.permute_real)))
+            throw std::invalid_argument("NeighborList: lanes need a GPU-family backend and the "
+                                        "one-pass kernels (" +
+                                        k.fill_capped_gpu + ", " + k.cell_bounds + ", " +
+                                        k.permute_real + ")");
         if (!capped.empty() && program.has_function(capped) &&
             program.has_function(k.cell_bounds) && program.has_function(k.permute_real)) {
             s.fill_capped.emplace(program, capped, options);
@@ -232,7 +247,7 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
                                 options);
         s.save_positions.emplace(program, k.save_positions, options);
     }
-    s.nbr_count = Array(DType::Int32, un, s.backend);
+    s.nbr_count = Array(DType::Int32, un * size_t(s.spec.lanes), s.backend);
     s.nbr_start = Array(DType::Int32, un, s.backend);
     s.nbr_total = zeros(1, DType::Int32, s.backend);
     s.nbr_idx = Array(DType::Int32, 0, s.backend);
@@ -390,7 +405,7 @@ void NeighborList::resize(int64_t n) {
         if (s.identity.size() < un)
             s.identity = arange(int64_t(un + un / 8 + 64), DType::Int32, s.backend);
     }
-    fit(s.nbr_count, un, s.backend);
+    fit(s.nbr_count, un * size_t(s.spec.lanes), s.backend);
     fit(s.nbr_start, un, s.backend);
     s.saved.clear();   // the displacement rule's positions, reallocated at the next build
     s.by_cell.clear(); // the capped build's positions in cell order, likewise
@@ -417,7 +432,9 @@ int32_t NeighborList::stride() const {
     return s_->stride();
 }
 int64_t NeighborList::total() const {
-    return s_->total;
+    State &s = *s_;
+    if (s.total < 0) s.total = (*s.count_sum)({s.nbr_count}).as<int64_t>();
+    return s.total;
 }
 int64_t NeighborList::builds() const {
     return s_->builds;

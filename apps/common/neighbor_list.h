@@ -87,6 +87,12 @@ struct NeighborListSpec {
     // exactly one of its two particles' lists (NeighborKernels::fill_capped_half), for force
     // loops that use Newton's third law. Full lists otherwise.
     bool half = false;
+    // Binned, one-pass GPU form only (full, unsorted lists): each row's entries split over
+    // `lanes` threads (a power of two), for force loops that put several threads on one
+    // particle (md3d's compute_forces). Thread t = i * lanes + l tests every lanes-th candidate
+    // of each cell run from the l-th; its s-th neighbour is entry l + lanes * s of row i and
+    // count()[t] is its count, so count() holds lanes * n entries. 1: the plain rows.
+    int lanes = 1;
 
     bool axis_periodic(size_t axis) const {
         return periodic_axes.empty() ? periodic : bool(periodic_axes.at(axis));
@@ -108,8 +114,9 @@ struct NeighborKernels {
     std::string fill_capped = "fill_neighbors_capped";
     // Its form for GPU backends (one candidate at a time; the same rows), used there when the
     // program has it: the CPU form keeps a private flag array, which a GPU thread holds in slow
-    // local memory. It takes one more argument after cap, the entry stride (stride()): row i
-    // starts at i * (cap + 1) when it is 1, at i when it is n (entries n apart).
+    // local memory. It takes two more arguments after cap: the entry stride (stride()): row i
+    // starts at i * (cap + 1) when it is 1, at i when it is n (entries n apart); and the lanes
+    // (NeighborListSpec::lanes), over lanes * n items.
     std::string fill_capped_gpu = "fill_neighbors_capped_pairwise";
     // The half-list form of fill_capped (NeighborListSpec::half): the same rows over half of
     // the 3^dim cells, and only j > i in a particle's own cell.

@@ -9,9 +9,21 @@
 
 namespace smelt::apps {
 
-NewtonBuffers::NewtonBuffers(const Program &program, const Options &options, int64_t n, DType real)
-    : backend_(&backend_of(options)), real_(real), ranges_(program, "newton_ranges", options),
-      sum_(program, "newton_sum", options) {
+namespace {
+
+int checked_dims(int dims) {
+    if (dims != 2 && dims != 3)
+        throw std::invalid_argument("NewtonBuffers: 2 or 3 axes, not " + std::to_string(dims));
+    return dims;
+}
+
+} // namespace
+
+NewtonBuffers::NewtonBuffers(const Program &program, const Options &options, int64_t n, DType real,
+                             int dims)
+    : backend_(&backend_of(options)), real_(real), dims_(checked_dims(dims)),
+      ranges_(program, "newton_ranges", options),
+      sum_(program, dims == 2 ? "newton_sum_2d" : "newton_sum", options) {
     resize(n);
 }
 
@@ -58,16 +70,21 @@ void NewtonBuffers::prepare(const NeighborList &list) {
     if (buffers_.empty() || buffers_[0].size() < static_cast<size_t>(total)) {
         buffers_.clear();
         const auto size = static_cast<size_t>(total + total / 8);
-        for (int q = 0; q < 5; ++q)
+        for (int q = 0; q < dims_ + 2; ++q)
             buffers_.push_back(zeros(size, real_, backend_));
     }
 }
 
-void NewtonBuffers::sum_into(const Array &fx, const Array &fy, const Array &fz, const Array &pe,
-                             const Array &vir) {
+void NewtonBuffers::sum_into(const std::vector<Array> &out) {
+    if (out.size() != size_t(dims_ + 2))
+        throw std::invalid_argument("NewtonBuffers: sum_into needs " + std::to_string(dims_ + 2) +
+                                    " arrays (force per axis, pe, vir)");
     if (n_ == 0) return;
-    sum_(chunks_, {fx, fy, fz, pe, vir, buffers_[0], buffers_[1], buffers_[2], buffers_[3],
-                   buffers_[4], rlo_, rhi_, boff_, int32_t(n_), chunks_});
+    std::vector<Arg> args(out.begin(), out.end());
+    args.insert(args.end(), buffers_.begin(), buffers_.end());
+    for (Arg a : {Arg(rlo_), Arg(rhi_), Arg(boff_), Arg(int32_t(n_)), Arg(chunks_)})
+        args.push_back(a);
+    sum_(chunks_, args);
 }
 
 } // namespace smelt::apps

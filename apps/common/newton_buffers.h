@@ -5,8 +5,9 @@
 //                           chunk's rows touch; on the host, the buffer offsets (a prefix sum of
 //                           the range lengths) and buffers grown to their total (zeroed)
 //   every force evaluation: the app's force kernel over the chunks adds into the buffers →
-//                           newton_sum (Elementwise over the particles) adds the chunks' entries
-//                           in chunk order into fx, fy, fz, pe, vir and clears them
+//                           newton_sum (Elementwise over the chunks; newton_sum_2d for two axes)
+//                           adds the chunks' entries in chunk order into the forces per axis,
+//                           pe and vir, and clears them
 //
 // The chunk count depends only on the particle count (chunks_for), never on the thread count,
 // so the forces are the same bits on any number of threads. With particles in cell order (md3d's
@@ -24,8 +25,10 @@ namespace smelt::apps {
 
 class NewtonBuffers {
 public:
-    // n particles; `real` is the dtype of the force arrays. Kernels compile on first use.
-    NewtonBuffers(const Program &program, const Options &options, int64_t n, DType real);
+    // n particles; `real` is the dtype of the force arrays; `dims` axes (2: newton_sum_2d, 3:
+    // newton_sum), so dims + 2 buffers (force per axis, pe, vir). Kernels compile on first use.
+    NewtonBuffers(const Program &program, const Options &options, int64_t n, DType real,
+                  int dims = 3);
 
     // The chunks of n particles: about 1024 particles each, at most 64 (enough to balance the
     // threads of one CPU socket), at least 1.
@@ -36,15 +39,19 @@ public:
     // Recomputes the chunks' ranges and the buffer layout when `list` was rebuilt since the last
     // call (its builds() changed). The list must be a half list with rows of stride 1.
     void prepare(const NeighborList &list);
-    // fx, fy, fz, pe, vir = the buffers' sums (newton_sum); the buffers are zero after it.
+    // out = {force per axis..., pe, vir} (dims + 2 arrays) = the buffers' sums; the buffers
+    // are zero after it.
+    void sum_into(const std::vector<Array> &out);
     void sum_into(const Array &fx, const Array &fy, const Array &fz, const Array &pe,
-                  const Array &vir);
+                  const Array &vir) {
+        sum_into({fx, fy, fz, pe, vir});
+    }
 
     int32_t chunks() const { return chunks_; }
     int64_t size() const { return n_; }
     // Entries of each buffer in use (sum of the chunks' range lengths).
     int64_t entries() const { return entries_; }
-    // Buffers of fx, fy, fz, pe, vir; chunk c's entry for particle p is at
+    // Buffers of the force per axis, pe, vir; chunk c's entry for particle p is at
     // offsets()[c] + p - range_lo()[c].
     const std::vector<Array> &buffers() const { return buffers_; }
     const Array &range_lo() const { return rlo_; }
@@ -54,6 +61,7 @@ public:
 private:
     Backend *backend_;
     DType real_;
+    int dims_ = 3;
     int64_t n_ = 0;
     int32_t chunks_ = 1;
     int64_t entries_ = 0;

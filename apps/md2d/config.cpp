@@ -73,7 +73,7 @@ IntegratorConfig parse_integrator(const ConfigNode &integ) {
 }
 
 NeighborConfig parse_neighbor(const ConfigNode &nb) {
-    nb.expect_keys({"mode", "skin", "rebuild"});
+    nb.expect_keys({"mode", "skin", "rebuild", "newton"});
     NeighborConfig out;
     out.mode = optional_choice(nb, "mode", "binned", {"binned", "all_pairs"}) == "all_pairs"
                    ? NeighborMode::AllPairs
@@ -83,11 +83,21 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
                           "every_step"
                       ? Rebuild::EveryStep
                       : Rebuild::Displacement;
+    // auto: on the cpu backend (resolved with the backend, NeighborConfig::newton_on).
+    const std::string newton = optional_choice(nb, "newton", "auto", {"auto", "true", "false"});
+    if (newton != "auto") out.newton = newton == "true";
+    if (out.newton.value_or(false) && out.mode != NeighborMode::Binned)
+        nb.fail_at("newton", "half lists need mode: binned (use newton: false or auto with "
+                             "all_pairs)");
     return out;
 }
 
 // Checks that need more than one section.
 void check_combinations(const ConfigNode &root, const Md2dConfig &c) {
+    if (c.neighbor.newton.value_or(false) && c.backend != "cpu")
+        root.optional_section("neighbor")
+            .fail_at("newton", "half lists with Newton's third law run on the cpu backend only "
+                               "(GPUs keep full lists: use newton: auto or false)");
     const auto box = c.box();
     const double shortest = std::min(box[0], box[1]);
     if (c.periodic() && !(c.r_list() < 0.5 * shortest))

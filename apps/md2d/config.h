@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace smelt::apps::md2d {
@@ -49,6 +50,12 @@ struct NeighborConfig {
     NeighborMode mode = NeighborMode::Binned;
     double skin = 0.3; // list radius r_cut + skin [sigma]
     Rebuild rebuild = Rebuild::Displacement;
+    // Newton's third law on half lists (NeighborListSpec::half, NewtonBuffers): each pair once,
+    // its force added to both particles. Unset (auto): on the cpu backend with binned lists.
+    std::optional<bool> newton;
+    bool newton_on(bool on_cpu) const {
+        return mode == NeighborMode::Binned && newton.value_or(on_cpu);
+    }
 };
 
 // MPI domain decomposition (apps/common/domain/, md2d/domain.h): ranks along x and y; 0 lets

@@ -16,10 +16,14 @@ Conventions (the driver relies on them):
 - Booleans that select a code path (`periodic`, `shift`) are ints: 0 = off, anything else = on.
 - Box: [0, lx) x [0, ly). Periodic: minimum image and wrap. Walls: harmonic soft walls at
   x = 0, x = lx, y = 0, y = ly acting within `wall_range` of each wall (as in the Compyle paper).
-- Neighbour lists are FULL (j in list(i) <=> i in list(j)): neighbour k of i is
+- Neighbour lists are FULL (j in list(i) <=> i in list(j)) for compute_forces and
+  compute_forces_chunked (GPUs, neighbor.newton: false): neighbour k of i is
   nbr_idx[nbr_start[i] + k * nbr_stride], k < nbr_count[i] (apps/common/neighbor_list.h: stride
   1 for rows, n for the interleaved rows of GPUs). Each particle writes only its own force,
-  energy and virial: no atomics, so every backend is deterministic.
+  energy and virial: no atomics, so every backend is deterministic. On the cpu backend the lists
+  are HALF (each pair once, fill_neighbors_capped_half) and compute_forces_newton adds each pair
+  to both particles through per-chunk buffers summed in chunk order (apps/common/kernels/
+  newton.py): deterministic too, and independent of the thread count.
 - Pair energies and virials are split half and half between the two particles, so summing
   pe[] (or vir[]) over all particles gives the total.
 """
@@ -28,6 +32,7 @@ from smelt import annotate, declare
 
 from box import half_length, min_image_wrapped, wrap_coord
 from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv
+from newton import chunk_lo, newton_ranges, newton_sum_2d  # noqa: F401
 from walls import wall_energy, wall_force
 
 # The neighbour-search kernels the driver launches by name (apps/common/neighbor_list.h); they
@@ -36,8 +41,8 @@ from cells import (cell_bounds, clear_cells, find_cell_bounds, nbr_offset_input,
                    nbr_offset_output, permute_real, sort_neighbors)
 from neighbors2d import (cell_key, count_neighbors, count_neighbors_all_pairs,  # noqa: F401
                          displacement2_map, fill_neighbors, fill_neighbors_all_pairs,
-                         fill_neighbors_capped, fill_neighbors_capped_pairwise,
-                         save_positions)
+                         fill_neighbors_capped, fill_neighbors_capped_half,
+                         fill_neighbors_capped_pairwise, save_positions)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -150,6 +155,80 @@ def compute_forces_chunked(i, x, y, fx, fy, pe, vir, nbr_start, nbr_count, nbr_i
     fy[i] = fyi
     pe[i] = 0.5 * ei
     vir[i] = 0.5 * wi
+
+
+@annotate(ch='int', doublep='x, y, bfx, bfy, bpe, bvir',
+          intp='rlo, boff, nbr_start, nbr_count, nbr_idx',
+          double='lx, ly, eps, sigma, rc2', int='n, nchunk, periodic, shift')
+def compute_forces_newton(ch, x, y, bfx, bfy, bpe, bvir, rlo, boff, n, nchunk, nbr_start,
+                          nbr_count, nbr_idx, lx, ly, periodic, eps, sigma, rc2, shift):
+    """Chunk ch of the forces from a HALF list (each pair once; rows with entries one apart), by
+    Newton's third law: run over the nchunk chunks (newton.py), it adds for every row i of the
+    chunk and every neighbour j the pair's force to i and its opposite to j, and half of the
+    pair's energy (u - shift) and virial to each, into the chunk's buffers (entry
+    boff[ch] + p - rlo[ch] for particle p); newton_sum_2d adds the chunks' buffers into fx, fy,
+    pe, vir. A row is done in compute_forces_chunked's vectorisable form: positions gathered
+    FORCE_CHUNK at a time, the pair terms branch-free into private arrays, then added in list
+    order (to i, and scattered to the j's).
+    """
+    xi, yi, hx, hy, dx, dy, r2, inv, ff, u, e_shift = declare('double', 11)
+    fxi, fyi, ei, wi = declare('double', 4)
+    lo, hi, off, start, end, j, k, m = declare('int', 8)
+    px = declare('matrix(FORCE_CHUNK)')
+    py = declare('matrix(FORCE_CHUNK)')
+    pj = declare("matrix(FORCE_CHUNK, 'int')")
+    tfx = declare('matrix(FORCE_CHUNK)')
+    tfy = declare('matrix(FORCE_CHUNK)')
+    tu = declare('matrix(FORCE_CHUNK)')
+    tw = declare('matrix(FORCE_CHUNK)')
+    lo = chunk_lo(ch, n, nchunk)
+    hi = chunk_lo(ch + 1, n, nchunk)
+    off = boff[ch] - rlo[ch]
+    hx = half_length(lx, periodic)
+    hy = half_length(ly, periodic)
+    e_shift = lj_energy_shift(rc2, eps, sigma, shift)
+    for i in range(lo, hi):
+        xi = x[i]
+        yi = y[i]
+        fxi = 0.0
+        fyi = 0.0
+        ei = 0.0
+        wi = 0.0
+        start = nbr_start[i]
+        end = nbr_count[i]
+        for base in range(0, end, FORCE_CHUNK):
+            m = min(FORCE_CHUNK, end - base)
+            for c in range(m):
+                j = nbr_idx[start + base + c]
+                pj[c] = j
+                px[c] = x[j]
+                py[c] = y[j]
+            for c in range(m):
+                dx = min_image_wrapped(xi - px[c], lx, hx)
+                dy = min_image_wrapped(yi - py[c], ly, hy)
+                r2 = dx * dx + dy * dy
+                inv = 1.0 / r2
+                ff = lj_force_divr_inv(inv, eps, sigma)
+                u = lj_energy_inv(inv, eps, sigma) - e_shift
+                tfx[c] = ff * dx if r2 < rc2 else 0.0
+                tfy[c] = ff * dy if r2 < rc2 else 0.0
+                tu[c] = 0.5 * u if r2 < rc2 else 0.0
+                tw[c] = 0.5 * ff * r2 if r2 < rc2 else 0.0
+            for c in range(m):
+                fxi += tfx[c]
+                fyi += tfy[c]
+                ei += tu[c]
+                wi += tw[c]
+                k = off + pj[c]
+                bfx[k] -= tfx[c]
+                bfy[k] -= tfy[c]
+                bpe[k] += tu[c]
+                bvir[k] += tw[c]
+        k = off + i
+        bfx[k] += fxi
+        bfy[k] += fyi
+        bpe[k] += ei
+        bvir[k] += wi
 
 
 @annotate(i='int', doublep='x, y, fx, fy, pe, vir', n='int',

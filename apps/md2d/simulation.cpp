@@ -24,6 +24,8 @@ NeighborListSpec neighbor_spec(const Md2dConfig &config) {
         CellGrid g = cell_grid(config);
         s.cells = {g.ncx, g.ncy};
         s.cell_size = {g.cell_w, g.cell_h};
+        // On several MPI ranks ghosts would need their forces sent back: full lists there.
+        s.half = config.neighbor.newton_on(config.backend == "cpu") && !mpi::distributed();
     }
     return s;
 }
@@ -60,6 +62,10 @@ Simulation::Simulation(const Md2dConfig &config, const smelt::Program &physics)
       pe_sum_(&physics, "a+b", "potential_energy_map", DType::Float64, "0", options_),
       virial_(&physics, "a+b", "virial_map", DType::Float64, "0", options_) {
     if (!config.periodic()) walls_.emplace(physics, "apply_walls", options_);
+    if (neighbors_.spec().half) {
+        newton_forces_.emplace(physics, "compute_forces_newton", options_);
+        newton_.emplace(physics, options_, n_, real_, 2);
+    }
     const auto n = static_cast<size_t>(n_local_);
     for (Array *a : {&x_, &y_, &vx_, &vy_, &fx_, &fy_, &pe_, &vir_})
         *a = zeros(n, real_, backend_);
@@ -94,7 +100,7 @@ void Simulation::set_initial_state() {
 
 void Simulation::set_state(const std::vector<double> &x, const std::vector<double> &y,
                            const std::vector<double> &vx, const std::vector<double> &vy,
-                           int64_t step) {
+                           int64_t step, const std::array<std::vector<double>, 2> &built_at) {
     if (domain_) {
         for (const auto *v : {&x, &y, &vx, &vy})
             if (int64_t(v->size()) != n_)
@@ -118,6 +124,9 @@ void Simulation::set_state(const std::vector<double> &x, const std::vector<doubl
     }
     step_ = step;
     neighbors_.invalidate();
+    // A domain's list is built over its ghosts at its first update (built_at is a serial run's).
+    if (!domain_ && !built_at[0].empty() && config_.neighbor.rebuild == Rebuild::Displacement)
+        neighbors_.build({device_array(built_at[0]), device_array(built_at[1])});
     compute_forces();
 }
 
@@ -129,15 +138,45 @@ void Simulation::compute_forces() {
     const auto box = config_.box();
     const int32_t periodic = local_periodic();
     const auto &pot = config_.potential;
+    const double rc2 = pot.r_cut * pot.r_cut;
+    const int32_t shift = pot.shift ? 1 : 0;
     if (domain_)
         update_domain();
     else
         neighbors_.update({x_, y_});
-    // With a domain: the owned particles' forces from the positions with ghosts.
-    const Array &x = domain_ ? domain_->ext()[0] : x_, &y = domain_ ? domain_->ext()[1] : y_;
-    forces_(n_local_, {x, y, fx_, fy_, pe_, vir_, neighbors_.start(), neighbors_.count(),
-                       neighbors_.indices(), neighbors_.stride(), box[0], box[1], periodic,
-                       pot.epsilon, pot.sigma, pot.r_cut * pot.r_cut, int32_t(pot.shift ? 1 : 0)});
+    if (newton_) {
+        // Half list (one rank only): each pair once into the chunks' buffers, then their sums
+        // (newton.py).
+        newton_->prepare(neighbors_);
+        const std::vector<Array> &b = newton_->buffers();
+        (*newton_forces_)(newton_->chunks(), {x_,
+                                              y_,
+                                              b[0],
+                                              b[1],
+                                              b[2],
+                                              b[3],
+                                              newton_->range_lo(),
+                                              newton_->offsets(),
+                                              int32_t(n_),
+                                              newton_->chunks(),
+                                              neighbors_.start(),
+                                              neighbors_.count(),
+                                              neighbors_.indices(),
+                                              box[0],
+                                              box[1],
+                                              periodic,
+                                              pot.epsilon,
+                                              pot.sigma,
+                                              rc2,
+                                              shift});
+        newton_->sum_into({fx_, fy_, pe_, vir_});
+    } else {
+        // With a domain: the owned particles' forces from the positions with ghosts.
+        const Array &x = domain_ ? domain_->ext()[0] : x_, &y = domain_ ? domain_->ext()[1] : y_;
+        forces_(n_local_, {x, y, fx_, fy_, pe_, vir_, neighbors_.start(), neighbors_.count(),
+                           neighbors_.indices(), neighbors_.stride(), box[0], box[1], periodic,
+                           pot.epsilon, pot.sigma, rc2, shift});
+    }
     if (walls_)
         (*walls_)({x_, y_, fx_, fy_, pe_, box[0], box[1], config_.system.wall_stiffness,
                    config_.system.wall_range});
@@ -210,6 +249,12 @@ Checkpoint Simulation::save() {
     ck.put("y", host(y_));
     ck.put("vx", host(vx_));
     ck.put("vy", host(vy_));
+    // The positions of the last list build, so a restart rebuilds the same list.
+    const std::vector<Array> &built = neighbors_.build_positions();
+    if (built.size() == 2) {
+        ck.put("x_list", host(built[0]));
+        ck.put("y_list", host(built[1]));
+    }
     return ck;
 }
 
@@ -219,7 +264,10 @@ void Simulation::restore(const Checkpoint &ck) {
     const auto &y = ck.get<double>("y", n_);
     const auto &vx = ck.get<double>("vx", n_);
     const auto &vy = ck.get<double>("vy", n_);
-    set_state(x, y, vx, vy, ck.step);
+    // Checkpoints written before they held the list's build positions: a fresh build.
+    std::array<std::vector<double>, 2> built_at;
+    if (ck.has("x_list")) built_at = {ck.get<double>("x_list", n_), ck.get<double>("y_list", n_)};
+    set_state(x, y, vx, vy, ck.step, built_at);
 }
 
 std::vector<std::string> Simulation::summary() const {

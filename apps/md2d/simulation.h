@@ -5,10 +5,12 @@
 #pragma once
 
 #include "common/neighbor_list.h"
+#include "common/newton_buffers.h"
 #include "common/stepper.h"
 #include "md2d/config.h"
 #include "smelt.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -59,10 +61,15 @@ public:
     // The config's lattice and velocities (make_initial_positions / make_velocities).
     void set_initial_state();
     // Replaces the state (n host values each, converted to the run's precision), sets the step
-    // index, rebuilds the neighbour list and computes the forces. With a domain decomposition
-    // every rank passes the whole state and keeps its sub-box's particles.
+    // index, rebuilds the neighbour list and computes the forces. `built_at`, when given, holds
+    // the positions at which the list of the run being continued was built: the list is built
+    // there again, so a restart sums the forces in the uninterrupted run's order also with half
+    // lists (which particle holds a pair depends on the cells at the build).
+    // With a domain decomposition every rank passes the whole state and keeps its sub-box's
+    // particles (`built_at` is then not used).
     void set_state(const std::vector<double> &x, const std::vector<double> &y,
-                   const std::vector<double> &vx, const std::vector<double> &vy, int64_t step = 0);
+                   const std::vector<double> &vx, const std::vector<double> &vy, int64_t step = 0,
+                   const std::array<std::vector<double>, 2> &built_at = {});
 
     // One velocity-Verlet step: kick + drift (+ wrap), neighbour update, forces, kick.
     void step() override;
@@ -82,7 +89,8 @@ public:
 
     // Stepper: initialize() = set_initial_state(); sample() = thermo().values(); frame():
     // position (x, y) and velocity (vx, vy); a checkpoint holds x, y, vx, vy (as double: single
-    // precision values widen and narrow back exactly); summary(): the neighbour-list builds.
+    // precision values widen and narrow back exactly) and x_list, y_list (the positions of the
+    // last list build, with the displacement rule); summary(): the neighbour-list builds.
     int64_t n() const override { return n_; }
     // The particles on this rank's arrays (n() without domain decomposition).
     int64_t n_local() const { return n_local_; }
@@ -139,6 +147,10 @@ private:
     NeighborList neighbors_;
     smelt::Elementwise kick_drift_, kick_, forces_;
     std::optional<smelt::Elementwise> walls_;
+    // Newton's third law on a half list (neighbor.newton, cpu backend): the chunked force kernel
+    // and its buffers; empty with full lists.
+    std::optional<smelt::Elementwise> newton_forces_;
+    std::optional<NewtonBuffers> newton_;
     smelt::Reduction ke_, pe_sum_, virial_;
 };
 

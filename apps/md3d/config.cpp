@@ -349,7 +349,7 @@ IntegratorConfig parse_integrator(const ConfigNode &integ, uint64_t system_seed)
 }
 
 NeighborConfig parse_neighbor(const ConfigNode &nb) {
-    nb.expect_keys({"mode", "skin", "rebuild", "sort_interval", "sorted_lists", "newton"});
+    nb.expect_keys({"mode", "skin", "rebuild", "sort_interval", "sorted_lists", "newton", "lanes"});
     NeighborConfig out;
     out.mode = optional_choice(nb, "mode", "binned", {"binned", "all_pairs"}) == "all_pairs"
                    ? NeighborMode::AllPairs
@@ -376,6 +376,15 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
     if (out.newton.value_or(false) && !binned)
         nb.fail_at("newton", "half lists need mode: binned (use newton: false or auto with "
                              "all_pairs)");
+    // auto: chosen from N and the backend (Md3dConfig::neighbor.lanes_for).
+    const auto lanes_node = nb.find("lanes");
+    if (lanes_node && !(lanes_node->yaml().IsScalar() && lanes_node->yaml().Scalar() == "auto")) {
+        const int lanes = require<int>(nb, "lanes", Range<int>::at_least(1));
+        if (lanes > 32 || (lanes & (lanes - 1)) != 0)
+            nb.fail_at("lanes", "expected auto or a power of two from 1 to 32, not " +
+                                    std::to_string(lanes));
+        out.lanes = lanes;
+    }
     return out;
 }
 
@@ -423,6 +432,16 @@ void check_combinations(const ConfigNode &root, const Md3dConfig &c) {
         root.optional_section("neighbor")
             .fail_at("newton", "half lists with Newton's third law run on the cpu backend only "
                                "(GPUs keep full lists: use newton: auto or false)");
+    if (c.neighbor.lanes.value_or(1) > 1) {
+        const ConfigNode nb = root.optional_section("neighbor");
+        if (c.backend == "cpu")
+            nb.fail_at("lanes", "lanes split a particle's neighbours over GPU threads; the cpu "
+                                "backend runs one chunked loop per particle (use lanes: auto or "
+                                "1)");
+        if (c.neighbor.mode != NeighborMode::Binned || c.neighbor.lists_sorted(false))
+            nb.fail_at("lanes", "lanes need mode: binned with sorted_lists: false or auto (use "
+                                "lanes: auto or 1)");
+    }
     if (c.potential.tail) {
         if (!c.all_periodic())
             pot.fail_at("tail", "tail corrections assume a homogeneous fluid: every axis must be "

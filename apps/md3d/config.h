@@ -95,6 +95,20 @@ struct NeighborConfig {
     bool newton_on(bool on_cpu) const {
         return mode == NeighborMode::Binned && newton.value_or(on_cpu);
     }
+    // GPU threads per particle in the list build and the force loop (NeighborListSpec::lanes,
+    // compute_forces), a power of two; unset (auto): on GPU backends with binned, unsorted
+    // lists, the fewest that make lanes * N at least 10^5 threads, at most 8 (measured on an
+    // H100: 2 lanes are best at N = 64 000, 1 at 10^6); otherwise 1 (the cpu backend's chunked
+    // loops have no lanes).
+    std::optional<int> lanes;
+    int lanes_for(bool on_cpu, int64_t n) const {
+        if (lanes) return *lanes;
+        if (on_cpu || mode != NeighborMode::Binned || lists_sorted(on_cpu)) return 1;
+        int l = 1;
+        while (l < 8 && int64_t(l) * n < 100000)
+            l *= 2;
+        return l;
+    }
 };
 
 // MPI domain decomposition (apps/common/domain/): ranks per axis; 0 lets MPI_Dims_create

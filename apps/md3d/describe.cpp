@@ -92,6 +92,8 @@ std::string describe(const Md3dConfig &c) {
         if (c.neighbor.newton_on(c.backend == "cpu") && !mpi::distributed())
             s += ", half lists (Newton's third law)";
     }
+    const int lanes = c.neighbor.lanes_for(c.backend == "cpu", c.n() / mpi::size());
+    if (lanes > 1) s += format(", %d GPU threads per particle in the force loop", lanes);
     if (mpi::distributed()) {
         const auto d = domain_dims(c, mpi::size());
         s += format("\ndomain       %d x %d x %d sub-boxes over %d MPI ranks, ghosts within %g",

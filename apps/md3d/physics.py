@@ -67,21 +67,29 @@ def pair_shift_table(k, eps_t, sig_t, rc2_t, eshift_t, shift):
 # Forces: one writer per particle (full neighbour list).
 # ---------------------------------------------------------------------------------------------
 
-@annotate(i='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
+@annotate(t='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
           intp='nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz',
-          int='nbr_stride, periodic, ntypes')
-def compute_forces(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx, nbr_stride,
-                   lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t, eshift_t):
-    """LJ force, potential energy and virial of particle i from its neighbour list.
+          int='nbr_stride, periodic, ntypes, lanes')
+def compute_forces(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx, nbr_stride,
+                   lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t, eshift_t, lanes):
+    """LJ force, potential energy and virial of particle i = t // lanes from lane t % lanes.
 
-    Sets (not adds) fx[i], fy[i], fz[i], pe[i] = 1/2 sum_j (u_ij(r_ij) - eshift_ij),
-    vir[i] = 1/2 sum_j r_ij . f_ij, with the parameters of the pair's types.
+    Run over lanes * n items, on a list whose rows are split over the same lanes
+    (NeighborListSpec::lanes, fill_neighbors_capped_pairwise): lane l of particle i takes the
+    nbr_count[t] entries l, l + lanes, l + 2 lanes, ... of i's row and sets (not adds) fx[t],
+    fy[t], fz[t], pe[t] = 1/2 sum_j (u_ij(r_ij) - eshift_ij), vir[t] = 1/2 sum_j r_ij . f_ij over
+    them, with the parameters of the pair's types. With lanes = 1 (t = i) these are particle i's
+    totals from any list; with more, the arrays hold lanes * n entries and sum_lanes adds each
+    particle's lanes in lane order. Several lanes put several GPU threads on one particle when N
+    alone would leave most of the card idle.
     Pairs in the list but beyond their cutoff (the skin) are skipped. Positions must be wrapped
     on periodic axes (min_image_wrapped). One pair at a time: the GPU form.
     """
     xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff = declare('double', 12)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
-    start, j, row, k = declare('int', 4)
+    i, lane, start, j, row, k = declare('int', 6)
+    i = t // lanes
+    lane = t - i * lanes
     xi = x[i]
     yi = y[i]
     zi = z[i]
@@ -95,8 +103,8 @@ def compute_forces(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
     ei = 0.0
     wi = 0.0
     start = nbr_start[i]
-    for m in range(nbr_count[i]):
-        j = nbr_idx[start + m * nbr_stride]
+    for s in range(nbr_count[t]):
+        j = nbr_idx[start + (lane + lanes * s) * nbr_stride]
         dx = min_image_wrapped(xi - x[j], lx, hx)
         dy = min_image_wrapped(yi - y[j], ly, hy)
         dz = min_image_wrapped(zi - z[j], lz, hz)
@@ -110,11 +118,37 @@ def compute_forces(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
             fzi += ff * dz
             ei += lj_energy_inv(inv, eps_t[k], sig_t[k]) - eshift_t[k]
             wi += ff * r2
-    fx[i] = fxi
-    fy[i] = fyi
-    fz[i] = fzi
-    pe[i] = 0.5 * ei
-    vir[i] = 0.5 * wi
+    fx[t] = fxi
+    fy[t] = fyi
+    fz[t] = fzi
+    pe[t] = 0.5 * ei
+    vir[t] = 0.5 * wi
+
+
+@annotate(i='int', doublep='fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir', lanes='int')
+def sum_lanes(i, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, lanes):
+    """fx[i] = 0.0 + lfx[i * lanes] + lfx[i * lanes + 1] + ... + lfx[i * lanes + lanes - 1] (fy,
+    fz, pe, vir alike): the lanes of compute_forces added in lane order, so the result does not
+    depend on timing."""
+    a, b, c, d, e = declare('double', 5)
+    k = declare('int')
+    a = 0.0
+    b = 0.0
+    c = 0.0
+    d = 0.0
+    e = 0.0
+    for lane in range(lanes):
+        k = i * lanes + lane
+        a += lfx[k]
+        b += lfy[k]
+        c += lfz[k]
+        d += lpe[k]
+        e += lvir[k]
+    fx[i] = a
+    fy[i] = b
+    fz[i] = c
+    pe[i] = d
+    vir[i] = e
 
 
 # Neighbours compute_forces_chunked evaluates per chunk (the length of its private arrays).

@@ -28,6 +28,7 @@ NeighborListSpec neighbor_spec(const Md3dConfig &config) {
         s.cell_size = {g.size[0], g.size[1], g.size[2]};
         s.sorted = config.neighbor.lists_sorted(config.backend == "cpu");
         s.half = config.neighbor.newton_on(config.backend == "cpu");
+        s.lanes = config.neighbor.lanes_for(config.backend == "cpu", config.n() / mpi::size());
     }
     return s;
 }
@@ -77,8 +78,10 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
       periodic_(config.periodic_mask()), local_periodic_(periodic_),
       domain_(make_domain(config, physics, options_)), tail_(tail_correction(config)),
       neighbors_(physics, options_, local_neighbor_spec(config, domain_.get()), n_local_),
+      forces_chunked_(kernel_form(options_, "compute_forces_chunked", "compute_forces") ==
+                      std::string("compute_forces_chunked")),
       kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
-      forces_(physics, kernel_form(options_, "compute_forces_chunked", "compute_forces"), options_),
+      forces_(physics, forces_chunked_ ? "compute_forces_chunked" : "compute_forces", options_),
       wrap_(physics, "wrap_positions", options_), baoab_(physics, "baoab_kick_drift", options_),
       scale_(physics, "scale_velocities", options_),
       permute_real_(physics, "permute_real", options_),
@@ -94,6 +97,9 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
     if (neighbors_.spec().half) {
         newton_forces_.emplace(physics, "compute_forces_newton", options_);
         newton_.emplace(physics, options_, n_local_, real_);
+    } else {
+        lanes_ = neighbors_.spec().lanes;
+        if (lanes_ > 1) sum_lanes_.emplace(physics, "sum_lanes", options_);
     }
     if (domain_) local_periodic_ = domain_->local_mask();
     const auto n = static_cast<size_t>(n_local_);
@@ -311,29 +317,46 @@ void Simulation::compute_forces() {
                                               rc2_t_,
                                               eshift_t_});
         newton_->sum_into(force_[0], force_[1], force_[2], pe_, vir_);
-    } else
-        forces_(n_local_, {x[0],
-                           x[1],
-                           x[2],
-                           force_[0],
-                           force_[1],
-                           force_[2],
-                           pe_,
-                           vir_,
-                           neighbors_.start(),
-                           neighbors_.count(),
-                           neighbors_.indices(),
-                           neighbors_.stride(),
-                           box[0],
-                           box[1],
-                           box[2],
-                           local_periodic_,
-                           domain_ ? domain_->ext_typ() : typ_,
-                           int32_t(config_.ntypes()),
-                           eps_t_,
-                           sig_t_,
-                           rc2_t_,
-                           eshift_t_});
+    } else {
+        // One lane: the kernel writes the totals; more: each lane's part, then their sum.
+        std::array<Array *, 5> out = {&force_[0], &force_[1], &force_[2], &pe_, &vir_};
+        if (lanes_ > 1) {
+            const auto parts = size_t(lanes_ * n_local_);
+            for (size_t q = 0; q < 5; ++q) {
+                if (lane_parts_[q].size() != parts) lane_parts_[q] = empty(parts, real_, backend_);
+                out[q] = &lane_parts_[q];
+            }
+        }
+        std::vector<smelt::Arg> args = {x[0],
+                                        x[1],
+                                        x[2],
+                                        *out[0],
+                                        *out[1],
+                                        *out[2],
+                                        *out[3],
+                                        *out[4],
+                                        neighbors_.start(),
+                                        neighbors_.count(),
+                                        neighbors_.indices(),
+                                        neighbors_.stride(),
+                                        box[0],
+                                        box[1],
+                                        box[2],
+                                        local_periodic_,
+                                        domain_ ? domain_->ext_typ() : typ_,
+                                        int32_t(config_.ntypes()),
+                                        eps_t_,
+                                        sig_t_,
+                                        rc2_t_,
+                                        eshift_t_};
+        // The GPU form (compute_forces) takes its lanes; the CPU form runs one per particle.
+        if (!forces_chunked_) args.push_back(int32_t(lanes_));
+        forces_(lanes_ * n_local_, args);
+        if (lanes_ > 1)
+            (*sum_lanes_)(n_local_, {force_[0], force_[1], force_[2], pe_, vir_, lane_parts_[0],
+                                     lane_parts_[1], lane_parts_[2], lane_parts_[3], lane_parts_[4],
+                                     int32_t(lanes_)});
+    }
     if (walls_)
         (*walls_)({pos_[0], pos_[1], pos_[2], force_[0], force_[1], force_[2], pe_, box[0], box[1],
                    box[2], periodic_, config_.system.wall_stiffness, config_.system.wall_range});

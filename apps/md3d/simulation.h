@@ -180,6 +180,7 @@ private:
     smelt::Array real_tmp_, int_tmp_; // gather targets of reorder_by_cell, swapped in
     smelt::Array mass_, eps_t_, sig_t_, rc2_t_, eshift_t_; // per-type tables
     NeighborList neighbors_;
+    bool forces_chunked_; // the CPU form of the force loop (compute_forces_chunked), no lanes
     smelt::Elementwise kick_drift_, kick_, forces_, wrap_, baoab_, scale_, permute_real_,
         permute_int_;
     std::optional<smelt::Elementwise> walls_;
@@ -187,6 +188,12 @@ private:
     // force kernel and its buffers; empty with full lists.
     std::optional<smelt::Elementwise> newton_forces_;
     std::optional<NewtonBuffers> newton_;
+    // Full lists with several threads per particle (neighbor.lanes > 1): compute_forces writes
+    // each lane's sums into lane_parts_ (fx, fy, fz, pe, vir; lanes * n entries), sum_lanes adds
+    // them in lane order.
+    int lanes_ = 1;
+    std::array<smelt::Array, 5> lane_parts_;
+    std::optional<smelt::Elementwise> sum_lanes_;
     smelt::Reduction ke_, pe_sum_, virial_, heat_sum_, px_, py_, pz_;
     // Wall time in update_domain's phases, for domain_summary.
     enum class DomainPhase { Test, Refresh, Migrate, List };

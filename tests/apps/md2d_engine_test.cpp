@@ -257,12 +257,14 @@ TEST(Md2dEngine, DisplacementRuleRebuildsPastHalfTheSkin) {
 
 TEST(Md2dEngine, ForcesAreBitIdenticalAcrossSearchesAndRebuildRules) {
     // A run with the displacement rule reuses its list; the other setups rebuild from scratch.
+    // Full lists (newton: false): half lists sum the pairs in another order (md2d_newton_test).
     const std::string base = "system: {lattice: square, cells: [14, 14], density: 0.7, "
                              "temperature: 1.5, seed: 9}\n"
                              "potential: {r_cut: 2.5, shift: true}\n"
                              "integrator: {dt: 0.005, steps: 40}\n" +
                              std::string(kQuiet);
-    Simulation a(md2d_config(base + "neighbor: {mode: binned, skin: 0.3, rebuild: displacement}"),
+    Simulation a(md2d_config(base + "neighbor: {mode: binned, skin: 0.3, rebuild: displacement, "
+                                    "newton: false}"),
                  md2d_physics());
     a.set_initial_state();
     for (int k = 0; k < 40; ++k)
@@ -275,9 +277,9 @@ TEST(Md2dEngine, ForcesAreBitIdenticalAcrossSearchesAndRebuildRules) {
                                                    a.host(a.vir())};
     // Rebuilt on one thread (the run above used all of them): forces do not depend on it.
     SerialCpu serial;
-    for (const char *nb : {"{mode: binned, skin: 0.3, rebuild: every_step}",
-                           "{mode: binned, skin: 0.0, rebuild: every_step}",
-                           "{mode: binned, skin: 0.6, rebuild: displacement}",
+    for (const char *nb : {"{mode: binned, skin: 0.3, rebuild: every_step, newton: false}",
+                           "{mode: binned, skin: 0.0, rebuild: every_step, newton: false}",
+                           "{mode: binned, skin: 0.6, rebuild: displacement, newton: false}",
                            "{mode: all_pairs, skin: 0.3, rebuild: displacement}"}) {
         Simulation b(md2d_config(base + "neighbor: " + nb), md2d_physics());
         b.set_state(x, y, vx, vy);

@@ -33,8 +33,8 @@ def check(cond, msg):
 
 # ---- primitives emulated in CPython (the engine runs these in parallel) ---------------------
 
-def elementwise(f, n, *args):
-    for i in range(n):
+def elementwise(f, n, *args, order=None):
+    for i in (range(n) if order is None else order):
         f(i, *args)
 
 
@@ -314,7 +314,7 @@ def check_capped_lists(label, x, y, lx, ly, periodic, rl, binned, brute, pot, re
             gstart, gcount = np.full(n, -1, np.int32), np.full(n, -1, np.int32)
             gidx = np.full(n * (cap + 1), -1, np.int32)
             elementwise(P.fill_neighbors_capped_pairwise, n, x, y, xs, ys, gstart, gcount, gidx,
-                        cap, stride, *grid)
+                        cap, stride, 1, *grid)
             row0 = np.arange(n) * ((cap + 1) if stride == 1 else 1)
             check(np.array_equal(gstart, row0) and np.array_equal(gcount, count) and
                   all(np.array_equal(gidx[gstart[i]:gstart[i] + count[i] * stride:stride],
@@ -334,6 +334,110 @@ def check_capped_lists(label, x, y, lx, ly, periodic, rl, binned, brute, pot, re
     check(all(np.array_equal(got[k], ref[k]) for k in range(4)),
           "%s: compute_forces_chunked on the sorted capped rows == all-pairs forces, bit for bit"
           % label)
+
+
+def half_list(x, y, lx, ly, periodic, rl, cap):
+    """The one-pass half list (fill_neighbors_capped_half), rows sorted, as NeighborList builds
+    it with NeighborListSpec::half."""
+    n = len(x)
+    ncx, ncy = max(1, int(lx // rl)), max(1, int(ly // rl))
+    cw, ch = lx / ncx, ly / ncy
+    keys = np.zeros(n, dtype=np.int32)
+    elementwise(P.cell_key, n, x, y, keys, cw, ch, ncx, ncy, periodic)
+    order = np.argsort(keys, kind="stable").astype(np.int32)
+    cell_start = np.full(ncx * ncy, -7, np.int32)
+    cell_end = np.full(ncx * ncy, -7, np.int32)
+    elementwise(P.cell_bounds, ncx * ncy, cell_start, cell_end, keys[order].astype(np.int32), n)
+    xs, ys = np.zeros(n), np.zeros(n)
+    elementwise(P.permute_real, n, order, x, xs)
+    elementwise(P.permute_real, n, order, y, ys)
+    start, count = np.full(n, -1, np.int32), np.full(n, -1, np.int32)
+    idx = np.full(n * (cap + 1), -1, np.int32)
+    elementwise(P.fill_neighbors_capped_half, n, x, y, xs, ys, start, count, idx, cap, order,
+                cell_start, cell_end, lx, ly, periodic, cw, ch, ncx, ncy, rl * rl)
+    elementwise(P.sort_neighbors, n, start, count, idx)
+    return start, count, idx
+
+
+def newton_forces(x, y, lst, lx, ly, periodic, pot, nchunk, chunk_order=None):
+    """compute_forces_newton over nchunk chunks (in `chunk_order`), then newton_sum_2d, as
+    apps/common/newton_buffers.cpp drives them; returns (fx, fy, pe, vir) and the buffers."""
+    n = len(x)
+    start, count, idx = lst
+    rlo, rhi = np.zeros(nchunk, np.int32), np.zeros(nchunk, np.int32)
+    elementwise(P.newton_ranges, nchunk, start, count, idx, rlo, rhi, n, nchunk)
+    boff = np.concatenate(([0], np.cumsum(rhi - rlo)[:-1])).astype(np.int32)
+    bufs = [np.zeros(int(np.sum(rhi - rlo))) for _ in range(4)]
+    elementwise(P.compute_forces_newton, nchunk, x, y, *bufs, rlo, boff, n, nchunk, start, count,
+                idx, lx, ly, periodic, *pot, order=chunk_order)
+    out = [np.full(n, np.nan) for _ in range(4)]
+    elementwise(P.newton_sum_2d, nchunk, *out, *bufs, rlo, rhi, boff, n, nchunk)
+    return out, bufs
+
+
+def np_lj(x, y, lx, ly, periodic, eps, sigma, rc, shift):
+    """Forces, per-particle energies and virials (half of each pair's) by NumPy over all pairs."""
+    dx = x[:, None] - x[None, :]
+    dy = y[:, None] - y[None, :]
+    if periodic:
+        dx, dy = np_min_image(dx, lx), np_min_image(dy, ly)
+    r2 = dx * dx + dy * dy
+    np.fill_diagonal(r2, np.inf)
+    inside = r2 < rc * rc
+    sr6 = np.where(inside, (sigma * sigma / r2) ** 3, 0.0)
+    uc = 4 * eps * ((sigma / rc) ** 12 - (sigma / rc) ** 6) if shift else 0.0
+    u = np.where(inside, 4 * eps * (sr6 * sr6 - sr6) - uc, 0.0)
+    w = np.where(inside, 24 * eps * (2 * sr6 * sr6 - sr6), 0.0)  # r . f
+    f_over_r2 = w / np.where(inside, r2, 1.0)
+    return (np.sum(f_over_r2 * dx, axis=1), np.sum(f_over_r2 * dy, axis=1),
+            0.5 * np.sum(u, axis=1), 0.5 * np.sum(w, axis=1))
+
+
+def check_newton():
+    """Half lists (fill_neighbors_capped_half) hold every pair within r_list exactly once,
+    periodic and with walls (particles past them); Newton's third law over them
+    (compute_forces_newton + newton_sum_2d) gives NumPy's all-pairs forces, energies and virials
+    to 1e-12, the same bits whatever order the chunks run in, and leaves the buffers zero."""
+    eps, sigma, rc, rl = 1.0, 1.0, 2.5, 2.8
+    for label, periodic in [("periodic", 1), ("walls", 0)]:
+        # A jittered 16 x 15 lattice (pairs >= 0.8 apart; random_config is slow this dense) in
+        # random index order, so the chunks' ranges reach far.
+        lx, ly = 17.0, 15.5
+        rng = np.random.default_rng(17)
+        ix, iy = np.meshgrid(np.arange(16), np.arange(15))
+        x = (ix.ravel() + 0.5) * (lx / 16) + rng.uniform(-0.1, 0.1, 240)
+        y = (iy.ravel() + 0.5) * (ly / 15) + rng.uniform(-0.1, 0.1, 240)
+        perm = rng.permutation(240)
+        x, y = x[perm].copy(), y[perm].copy()
+        if not periodic:
+            x[:4] = np.array([-0.3, lx + 0.2, 0.1, 4.0])
+            y[:4] = np.array([3.0, 4.0, -0.35, ly + 0.3])
+        near, _ = np_pairs_within(x, y, lx, ly, periodic, rl)
+        want = {(i, j) for i, j in zip(*np.nonzero(near)) if i < j}
+        start, count, idx = half_list(x, y, lx, ly, periodic, rl, 40)
+        check(count.max() <= 40, "%s: half rows fit the capacity (precondition)" % label)
+        pairs = [(min(i, int(j)), max(i, int(j))) for i in range(len(x))
+                 for j in idx[start[i]:start[i] + count[i]]]
+        check(len(pairs) == len(set(pairs)) and set(pairs) == want,
+              "%s: every pair within r_list in exactly one half list" % label)
+        for shift in (0, 1):
+            pot = (eps, sigma, rc * rc, shift)
+            ref = np_lj(x, y, lx, ly, periodic, eps, sigma, rc, shift)
+            for nchunk in (1, 5):
+                got, bufs = newton_forces(x, y, (start, count, idx), lx, ly, periodic, pot, nchunk)
+                fscale = max(np.abs(ref[0]).max(), np.abs(ref[1]).max())
+                scales = (fscale, fscale, np.abs(ref[2]).max(), np.abs(ref[3]).max())
+                worst = max(np.abs(got[k] - ref[k]).max() / scales[k] for k in range(4))
+                check(worst <= 1e-12 and np.any(ref[2] != 0),
+                      "%s, shift %d, %d chunks: Newton fx, fy, pe, vir == NumPy's to 1e-12 "
+                      "(worst %.3g)" % (label, shift, nchunk, worst))
+                check(all(not np.any(b) for b in bufs),
+                      "%s: newton_sum_2d leaves the buffers zero" % label)
+                if nchunk > 1:
+                    again, _ = newton_forces(x, y, (start, count, idx), lx, ly, periodic, pot,
+                                             nchunk, chunk_order=range(nchunk - 1, -1, -1))
+                    check(all(np.array_equal(again[k], got[k]) for k in range(4)),
+                          "%s: chunks run in reverse order give the same bits" % label)
 
 
 def run_nve(x, y, vx, vy, lx, ly, periodic, pot, m, dt, steps, walls=None):
@@ -414,6 +518,7 @@ CHECKS = {
     "lattice_energy": check_lattice_energy,
     "forces_fd": check_forces_fd,
     "neighbor_lists": check_neighbor_lists,
+    "newton": check_newton,
     "integrator": check_integrator,
     "displacement": check_displacement,
     "reductions": check_virial_map,

@@ -26,11 +26,13 @@ TEST_P(Md2dPhysics, CPythonCheck) {
 // lattice_energy: square/triangular lattice energy and virial per particle = lattice sums.
 // forces_fd: forces = -dU/dx by central differences (periodic, shifted, soft walls).
 // neighbor_lists: binned and all-pairs CSR lists = NumPy's pair set; list forces = all pairs.
+// newton: half lists hold each pair once; Newton's third law over them (per-chunk buffers) =
+//   NumPy's all-pairs forces, energies, virials to 1e-12, in any chunk order.
 // integrator: energy and momentum conservation, time reversibility, wrapping, kick/drift.
 // displacement, reductions: the rebuild criterion and the reduction maps.
 INSTANTIATE_TEST_SUITE_P(Checks, Md2dPhysics,
                          ::testing::Values("kernel_language", "min_image", "lattice_energy",
-                                           "forces_fd", "neighbor_lists", "integrator",
+                                           "forces_fd", "neighbor_lists", "newton", "integrator",
                                            "displacement", "reductions"));
 
 } // namespace

@@ -358,9 +358,9 @@ const std::regex kSummary(R"((done|stopped) after (\d+) steps in ([0-9.eE+-]+) s
                           R"(threads)");
 
 // `md3d run` on a backend; the final total energy from its CSV.
-double run_tiny(const std::string &backend, const fs::path &dir) {
+double run_tiny(const std::string &backend, const fs::path &dir, const std::string &extra = "") {
     auto r = run_process(md3d() + " run " + shell_quote(kTiny) + " --backend=" + backend +
-                         " --output " + shell_quote(dir.string()) + " --threads 1");
+                         " --output " + shell_quote(dir.string()) + " --threads 1" + extra);
     EXPECT_EQ(r.status, 0) << r.output;
     std::smatch m;
     EXPECT_TRUE(std::regex_search(r.output, m, kSummary)) << r.output;
@@ -420,9 +420,14 @@ TEST(OpenCLMd3dBinary, RunsTheTinyConfig) {
                    ocl = fresh_temp_dir("md3d_binary_opencl");
     const double e_cpu = run_tiny("cpu", cpu), e_ocl = run_tiny("opencl", ocl);
     // Same physics, other compiler and reduction order: agreement to rounding over 50 steps.
+    // (On OpenCL the force loop splits each list over lanes: 8 at this N by default.)
     EXPECT_NEAR(e_ocl, e_cpu, 1e-9 * std::abs(e_cpu));
+    const fs::path one = fresh_temp_dir("md3d_binary_opencl_one_lane");
+    const double e_one_lane = run_tiny("opencl", one, " --set neighbor.lanes=1");
+    EXPECT_NEAR(e_one_lane, e_cpu, 1e-9 * std::abs(e_cpu));
     fs::remove_all(cpu);
     fs::remove_all(ocl);
+    fs::remove_all(one);
 }
 
 TEST(Md3dBinary, UnavailableBackendIsAClearError) {

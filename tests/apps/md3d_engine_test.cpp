@@ -264,7 +264,8 @@ TEST(Md3dEngine, BinnedListEqualsAllPairsAndForcesAreBitIdentical) {
 
 // The CPU form of the force loop (64 neighbours at a time, branch-free, vectorised) sums the
 // same terms in the same order as the one-pair-at-a-time form the GPUs run: the same bits, on
-// lists with skin pairs (skipped) and with walls (axes without minimum image).
+// lists with skin pairs (skipped) and with walls (axes without minimum image). Split over 4 lanes
+// (several GPU threads per particle) and added by sum_lanes, the same sums to rounding.
 TEST(Md3dEngine, ChunkedForcesEqualThePairLoop) {
     const double edge = 9.0;
     for (int32_t mask : {7, 3}) {
@@ -296,34 +297,90 @@ TEST(Md3dEngine, ChunkedForcesEqualThePairLoop) {
             std::vector<smelt::Array> r;
             for (int k = 0; k < 5; ++k)
                 r.push_back(smelt::zeros(600));
+            std::vector<smelt::Arg> args = {sim.position(0),
+                                            sim.position(1),
+                                            sim.position(2),
+                                            r[0],
+                                            r[1],
+                                            r[2],
+                                            r[3],
+                                            r[4],
+                                            nl.start(),
+                                            nl.count(),
+                                            nl.indices(),
+                                            nl.stride(),
+                                            edge,
+                                            edge,
+                                            edge,
+                                            mask,
+                                            sim.species(),
+                                            int32_t(2),
+                                            eps_t,
+                                            sig_t,
+                                            rc2_t,
+                                            eshift_t};
+            if (f == 0) args.push_back(int32_t(1)); // one lane
             smelt::Elementwise forces(md3d_physics(), kernels[f]);
-            forces({sim.position(0),
-                    sim.position(1),
-                    sim.position(2),
-                    r[0],
-                    r[1],
-                    r[2],
-                    r[3],
-                    r[4],
-                    nl.start(),
-                    nl.count(),
-                    nl.indices(),
-                    nl.stride(),
-                    edge,
-                    edge,
-                    edge,
-                    mask,
-                    sim.species(),
-                    int32_t(2),
-                    eps_t,
-                    sig_t,
-                    rc2_t,
-                    eshift_t});
+            forces(args);
             for (const auto &a : r)
                 out[f].push_back(a.to_vector<double>());
         }
         for (int k = 0; k < 5; ++k)
             EXPECT_EQ(out[0][k], out[1][k]) << "mask " << mask << " output " << k;
+    }
+}
+
+// Lanes (neighbor.lanes: several GPU threads per particle in the list build and the force
+// loop): the same neighbours, split over the lanes, and the same forces to rounding as one lane,
+// periodic and walled, two types. On OpenCL (PoCL in CI): lanes need a GPU-family backend.
+TEST(OpenCLMd3dLanes, SplitRowsHoldTheSameNeighboursAndGiveTheSameForces) {
+    bool have_opencl = false;
+    for (const auto &b : smelt::list_backends())
+        have_opencl = have_opencl || (b.name == "opencl" && b.available);
+    if (!have_opencl) GTEST_SKIP() << "no OpenCL device on this machine";
+    const double edge = 9.0;
+    for (int32_t mask : {7, 3}) {
+        HostState s =
+            random_state(600, {edge, edge, edge}, mask, 2, 0.85, 5 + uint64_t(mask), -0.3);
+        auto run = [&](int lanes, std::vector<std::set<int32_t>> *rows) {
+            Md3dConfig c =
+                md3d_config(ka_config(600, edge, mask,
+                                      "integrator: {dt: 0.005, steps: 10}\nneighbor: {lanes: " +
+                                          std::to_string(lanes) + "}\nbackend: opencl\n"));
+            Simulation sim(c, md3d_physics());
+            sim.set_state(s);
+            const NeighborList &nl = sim.neighbors();
+            EXPECT_EQ(nl.spec().lanes, lanes);
+            const auto start = nl.start().to_vector<int32_t>(),
+                       count = nl.count().to_vector<int32_t>(),
+                       idx = nl.indices().to_vector<int32_t>();
+            EXPECT_EQ(count.size(), size_t(600 * lanes));
+            rows->assign(600, {});
+            for (size_t i = 0; i < 600; ++i)
+                for (int l = 0; l < lanes; ++l)
+                    for (int32_t q = 0; q < count[i * size_t(lanes) + size_t(l)]; ++q)
+                        EXPECT_TRUE((*rows)[i]
+                                        .insert(idx[size_t(start[i]) +
+                                                    size_t(l + lanes * q) * size_t(nl.stride())])
+                                        .second)
+                            << "a neighbour twice in row " << i;
+            std::vector<std::vector<double>> f;
+            for (int a = 0; a < 3; ++a)
+                f.push_back(sim.host(sim.force(a)));
+            f.push_back(sim.host(sim.pe()));
+            return f;
+        };
+        std::vector<std::set<int32_t>> rows1, rows4;
+        const auto f1 = run(1, &rows1), f4 = run(4, &rows4);
+        EXPECT_EQ(rows1, rows4) << "mask " << mask;
+        for (size_t k = 0; k < f1.size(); ++k) {
+            double scale = 0.0;
+            for (double v : f1[k])
+                scale = std::max(scale, std::abs(v));
+            for (size_t p = 0; p < f1[k].size(); ++p)
+                EXPECT_NEAR(f4[k][p], f1[k][p], 1e-12 * scale)
+                    << "mask " << mask << " output " << k << " particle " << p;
+        }
     }
 }
 

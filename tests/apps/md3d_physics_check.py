@@ -129,7 +129,7 @@ def forces_from_list(s, lst, periodic, pot, walls=None):
     start, count, idx = lst[:3]
     stride = lst[3] if len(lst) > 3 else 1
     elementwise(P.compute_forces, s.n, *s.pos(), s.fx, s.fy, s.fz, s.pe, s.vir, start, count,
-                idx, stride, *s.boxl(), periodic, s.typ, *pot.tables())
+                idx, stride, *s.boxl(), periodic, s.typ, *pot.tables(), 1)
     if walls is not None and periodic != 7:
         elementwise(P.apply_walls, s.n, *s.pos(), s.fx, s.fy, s.fz, s.pe, *s.boxl(), periodic,
                     *walls)
@@ -714,8 +714,8 @@ def check_neighbor_lists():
             gstart, gcount = np.full(s.n, -1, np.int32), np.full(s.n, -1, np.int32)
             gidx = np.full(s.n * (cap + 1), -1, np.int32)
             elementwise(P.fill_neighbors_capped_pairwise, s.n, *s.pos(), *by_cell, gstart, gcount,
-                        gidx, cap, 1, order, cell_start, cell_end, *s.boxl(), periodic, *cs, *nc,
-                        rl * rl)
+                        gidx, cap, 1, 1, order, cell_start, cell_end, *s.boxl(), periodic, *cs,
+                        *nc, rl * rl)
             fits = [i for i in range(s.n) if count[i] <= cap]
             check(np.array_equal(gstart, cstart) and np.array_equal(gcount, ccount) and
                   all(np.array_equal(gidx[cstart[i]:cstart[i] + count[i]],
@@ -725,8 +725,8 @@ def check_neighbor_lists():
             tstart, tcount = np.full(s.n, -1, np.int32), np.full(s.n, -1, np.int32)
             tidx = np.full(s.n * (cap + 1), -1, np.int32)
             elementwise(P.fill_neighbors_capped_pairwise, s.n, *s.pos(), *by_cell, tstart, tcount,
-                        tidx, cap, s.n, order, cell_start, cell_end, *s.boxl(), periodic, *cs,
-                        *nc, rl * rl)
+                        tidx, cap, s.n, 1, order, cell_start, cell_end, *s.boxl(), periodic,
+                        *cs, *nc, rl * rl)
             check(np.array_equal(tstart, np.arange(s.n)) and np.array_equal(tcount, ccount) and
                   all(np.array_equal(tidx[i:i + count[i] * s.n:s.n],
                                      cidx[cstart[i]:cstart[i] + count[i]]) for i in fits),
@@ -739,6 +739,32 @@ def check_neighbor_lists():
                 check(all(np.array_equal(getattr(inter, a), getattr(unsorted, a))
                           for a in ("fx", "fy", "fz", "pe", "vir")),
                       "%s: forces from interleaved rows == from the same rows at stride 1" % label)
+                # Rows split over 4 lanes: lane l of i holds every 4th candidate of each run
+                # from the l-th; together the same neighbours, and the same forces to rounding.
+                lanes = 4
+                lcap = lanes * (cap + 1)
+                lstart = np.full(s.n, -1, np.int32)
+                lcount = np.full(s.n * lanes, -1, np.int32)
+                lidx = np.full(s.n * (lcap + 1), -1, np.int32)
+                elementwise(P.fill_neighbors_capped_pairwise, s.n * lanes, *s.pos(), *by_cell,
+                            lstart, lcount, lidx, lcap, s.n, lanes, order, cell_start, cell_end,
+                            *s.boxl(), periodic, *cs, *nc, rl * rl)
+                lrows = [sorted(lidx[i + (l + lanes * q) * s.n] for l in range(lanes)
+                                for q in range(lcount[i * lanes + l])) for i in range(s.n)]
+                check(np.array_equal(lstart, np.arange(s.n)) and
+                      all(lrows[i] == sorted(cidx[cstart[i]:cstart[i] + count[i]])
+                          for i in range(s.n)),
+                      "%s: rows split over %d lanes hold the chunked rows' neighbours"
+                      % (label, lanes))
+                parts = [np.zeros(s.n * lanes) for _ in range(5)]
+                elementwise(P.compute_forces, s.n * lanes, *s.pos(), *parts, lstart, lcount, lidx,
+                            s.n, *s.boxl(), periodic, s.typ, *pot.tables(), lanes)
+                split = [np.zeros(s.n) for _ in range(5)]
+                elementwise(P.sum_lanes, s.n, *split, *parts, lanes)
+                check(all(np.allclose(split[k], getattr(unsorted, a), rtol=0,
+                                      atol=1e-12 * np.abs(getattr(unsorted, a)).max())
+                          for k, a in enumerate(("fx", "fy", "fz", "pe", "vir"))),
+                      "%s: forces over %d lanes == over whole rows, to rounding" % (label, lanes))
         elementwise(P.sort_neighbors, s.n, cstart, ccount, cidx)
         check(all(np.array_equal(cidx[cstart[i]:cstart[i] + count[i]],
                                  brute[2][brute[0][i]:brute[0][i] + count[i]]) for i in range(s.n)),

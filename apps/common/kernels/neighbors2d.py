@@ -158,21 +158,99 @@ def fill_neighbors_capped(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, o
 
 
 @annotate(i='int', doublep='x, y, xs, ys',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
+          double='lx, ly, cell_w, cell_h, rl2', int='periodic, ncx, ncy')
+def fill_neighbors_capped_half(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, order,
+                               cell_start, cell_end, lx, ly, periodic, cell_w, cell_h, ncx, ncy,
+                               rl2):
+    """fill_neighbors_capped for a HALF list: each pair closer than r_list is in exactly one of
+    the two lists (for Newton's third law: physics.py's compute_forces_newton). The same rows,
+    counts and chunked, branch-free tests, over 5 of the 9 cells: the row one up in y (3 cells),
+    the next cell along x (1), and i's own cell, where only j > i counts. A pair in two
+    different cells has its cell offset (ox, oy) or the opposite one in this half (ncell >= 3 on
+    a periodic axis makes +1 and -1 different cells); a pair in one cell is kept by its lower
+    index. Rows are in cell-visit order (sort_neighbors sorts them). neighbors3d.py's
+    fill_neighbors_capped_half is the same in 3D.
+    """
+    near = declare("matrix(NBR_CHUNK, 'int')")
+    xi, yi, hx, hy, dx, dy = declare('double', 6)
+    cx, cy, nx, ny, j, row, last, count, key, lo, hi, m, own = declare('int', 13)
+    a0, a1, b0, b1 = declare('int', 4)
+    xi = x[i]
+    yi = y[i]
+    hx = half_length(lx, periodic)
+    hy = half_length(ly, periodic)
+    cx = cell_coord(xi, cell_w, ncx, periodic)
+    cy = cell_coord(yi, cell_h, ncy, periodic)
+    a0 = cell_run(cx, ncx, periodic, 0)
+    a1 = cell_run(cx, ncx, periodic, 1)
+    b0 = cell_run(cx, ncx, periodic, 2)
+    b1 = cell_run(cx, ncx, periodic, 3)
+    nx = neighbor_cell(cx, 1, ncx, periodic)
+    row = i * (cap + 1)
+    last = row + cap
+    count = 0
+    for oy in range(2):
+        ny = neighbor_cell(cy, oy, ncy, periodic)
+        if ny < 0:
+            continue
+        key = ny * ncx
+        # Row oy = 0: i's own cell (only j > i: own = 1), then the cell cx + 1; row oy = 1: the
+        # three cells cx - 1 .. cx + 1 as runs.
+        own = 1 if oy == 0 else 0
+        for run in range(2):
+            if own == 1:
+                if run == 0:
+                    lo = cell_start[key + cx]
+                    hi = cell_end[key + cx]
+                elif nx >= 0:
+                    lo = cell_start[key + nx]
+                    hi = cell_end[key + nx]
+                else:
+                    hi = lo
+            elif run == 0:
+                lo = cell_start[key + a0]
+                hi = cell_end[key + a1]
+            elif b0 <= b1:
+                lo = cell_start[key + b0]
+                hi = cell_end[key + b1]
+            else:
+                hi = lo
+            for base in range(lo, hi, NBR_CHUNK):
+                m = min(NBR_CHUNK, hi - base)
+                for t in range(m):
+                    dx = min_image_wrapped(xi - xs[base + t], lx, hx)
+                    dy = min_image_wrapped(yi - ys[base + t], ly, hy)
+                    near[t] = 1 if dx * dx + dy * dy < rl2 else 0
+                for t in range(m):
+                    j = order[base + t]
+                    nbr_idx[min(row + count, last)] = j
+                    count += near[t] if j > i or own * (1 - run) == 0 else 0
+    nbr_start[i] = row
+    nbr_count[i] = count
+
+
+@annotate(t='int', doublep='x, y, xs, ys',
           intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end',
-          double='lx, ly, cell_w, cell_h, rl2', int='cap, stride, periodic, ncx, ncy')
-def fill_neighbors_capped_pairwise(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, stride,
-                                   order, cell_start, cell_end, lx, ly, periodic, cell_w, cell_h,
-                                   ncx, ncy, rl2):
+          double='lx, ly, cell_w, cell_h, rl2', int='cap, stride, lanes, periodic, ncx, ncy')
+def fill_neighbors_capped_pairwise(t, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, stride,
+                                   lanes, order, cell_start, cell_end, lx, ly, periodic, cell_w,
+                                   cell_h, ncx, ncy, rl2):
     """fill_neighbors_capped's rows and counts, one candidate at a time: the GPU form (a GPU
     thread would hold the chunked form's flag array in slow local memory). The cells, runs and
     candidates come in the same order, so the rows are the same, entry for entry.
 
     stride 1 lays the rows out as the chunked form does (row i from i * (cap + 1)); stride n
     (the particle count) interleaves them, entry k of row i at i + k * n, so the threads of a
-    warp, reading their k-th neighbours together, read consecutive words."""
+    warp, reading their k-th neighbours together, read consecutive words.
+
+    Run over lanes * n items (neighbors3d.py's form says how lanes share a row); lanes = 1 gives
+    the rows above."""
     xi, yi, hx, hy, dx, dy = declare('double', 6)
-    cx, cy, ny, j, row, count, key, lo, hi = declare('int', 9)
+    i, lane, cx, cy, ny, j, row, count, key, lo, hi = declare('int', 11)
     a0, a1, b0, b1 = declare('int', 4)
+    i = t // lanes
+    lane = t - i * lanes
     xi = x[i]
     yi = y[i]
     hx = half_length(lx, periodic)
@@ -199,17 +277,18 @@ def fill_neighbors_capped_pairwise(i, x, y, xs, ys, nbr_start, nbr_count, nbr_id
                 hi = cell_end[key + b1]
             else:
                 hi = lo
-            for k in range(lo, hi):
+            for k in range(lo + lane, hi, lanes):
                 dx = min_image_wrapped(xi - xs[k], lx, hx)
                 dy = min_image_wrapped(yi - ys[k], ly, hy)
                 if dx * dx + dy * dy < rl2:
                     j = order[k]
                     if j != i:
-                        if count < cap:
-                            nbr_idx[row + count * stride] = j
+                        if count < cap // lanes:
+                            nbr_idx[row + (lane + lanes * count) * stride] = j
                         count += 1
-    nbr_start[i] = row
-    nbr_count[i] = count
+    if lane == 0:
+        nbr_start[i] = row
+    nbr_count[t] = count
 
 
 # All-pairs variants (O(N^2)): the same CSR list without cells; for small N and as a reference.

@@ -280,12 +280,12 @@ def fill_neighbors_capped_half(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr
     nbr_count[i] = count
 
 
-@annotate(i='int', doublep='x, y, z, xs, ys, zs',
+@annotate(t='int', doublep='x, y, z, xs, ys, zs',
           intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end',
           double='lx, ly, lz, cell_w, cell_h, cell_d, rl2',
-          int='cap, stride, periodic, ncx, ncy, ncz')
-def fill_neighbors_capped_pairwise(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx, cap,
-                                   stride, order, cell_start, cell_end, lx, ly, lz, periodic,
+          int='cap, stride, lanes, periodic, ncx, ncy, ncz')
+def fill_neighbors_capped_pairwise(t, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx, cap,
+                                   stride, lanes, order, cell_start, cell_end, lx, ly, lz, periodic,
                                    cell_w, cell_h, cell_d, ncx, ncy, ncz, rl2):
     """fill_neighbors_capped's rows and counts, one candidate at a time: the GPU form. The
     chunked CPU form keeps its flags in a private array, which a GPU thread holds in slow local
@@ -294,10 +294,18 @@ def fill_neighbors_capped_pairwise(i, x, y, z, xs, ys, zs, nbr_start, nbr_count,
 
     stride 1 lays the rows out as the chunked form does (row i from i * (cap + 1)); stride n
     (the particle count) interleaves them, entry k of row i at i + k * n, so the threads of a
-    warp, reading their k-th neighbours together, read consecutive words."""
+    warp, reading their k-th neighbours together, read consecutive words.
+
+    Run over lanes * n items: item t is lane t % lanes of particle i = t // lanes, which tests
+    the candidates lo + lane, lo + lane + lanes, ... of each cell run, puts its s-th neighbour at
+    entry lane + lanes * s of row i (while s < cap // lanes) and its count in nbr_count[t]; lane
+    0 writes nbr_start[i]. The lanes of a particle share its row and read neighbouring
+    candidates together (coalesced on a GPU); lanes = 1 gives the rows above."""
     xi, yi, zi, hx, hy, hz, dx, dy, dz = declare('double', 9)
-    cx, cy, cz, ny, nz, j, row, count, key, lo, hi = declare('int', 11)
+    i, lane, cx, cy, cz, ny, nz, j, row, count, key, lo, hi = declare('int', 13)
     a0, a1, b0, b1 = declare('int', 4)
+    i = t // lanes
+    lane = t - i * lanes
     xi = x[i]
     yi = y[i]
     zi = z[i]
@@ -332,18 +340,19 @@ def fill_neighbors_capped_pairwise(i, x, y, z, xs, ys, zs, nbr_start, nbr_count,
                     hi = cell_end[key + b1]
                 else:
                     hi = lo
-                for k in range(lo, hi):
+                for k in range(lo + lane, hi, lanes):
                     dx = min_image_wrapped(xi - xs[k], lx, hx)
                     dy = min_image_wrapped(yi - ys[k], ly, hy)
                     dz = min_image_wrapped(zi - zs[k], lz, hz)
                     if dx * dx + dy * dy + dz * dz < rl2:
                         j = order[k]
                         if j != i:
-                            if count < cap:
-                                nbr_idx[row + count * stride] = j
+                            if count < cap // lanes:
+                                nbr_idx[row + (lane + lanes * count) * stride] = j
                             count += 1
-    nbr_start[i] = row
-    nbr_count[i] = count
+    if lane == 0:
+        nbr_start[i] = row
+    nbr_count[t] = count
 
 
 # All-pairs variants (O(N^2)): the same CSR list without cells; for small N and as a reference.

@@ -5,9 +5,10 @@ no two threads add into one place and the sums never depend on the timing, the p
 into `nchunk` chunks of consecutive indices (chunk_lo); the force kernel runs over the chunks and
 each chunk adds the terms of its rows into its own buffer, which covers the index range
 [rlo[c], rhi[c]) its rows touch (newton_ranges, after every list build) at offset boff[c] in one
-array per quantity. newton_sum then adds, for each particle, the buffers of the chunks whose range
-holds it, in chunk order, and clears them for the next step. The chunk count is a property of the
-run (never of the thread count), so the result is the same on any number of threads.
+array per quantity. newton_sum (3D: fx, fy, fz, pe, vir) or newton_sum_2d (fx, fy, pe, vir) then
+adds, for each particle, the buffers of the chunks whose range holds it, in chunk order, and
+clears them for the next step. The chunk count is a property of the run (never of the thread
+count), so the result is the same on any number of threads.
 """
 
 from smelt import annotate, declare
@@ -67,5 +68,32 @@ def newton_sum(c, fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir, rlo, rhi, boff,
             bfx[off + p] = 0.0
             bfy[off + p] = 0.0
             bfz[off + p] = 0.0
+            bpe[off + p] = 0.0
+            bvir[off + p] = 0.0
+
+
+@annotate(c='int', doublep='fx, fy, pe, vir, bfx, bfy, bpe, bvir', intp='rlo, rhi, boff',
+          int='n, nchunk')
+def newton_sum_2d(c, fx, fy, pe, vir, bfx, bfy, bpe, bvir, rlo, rhi, boff, n, nchunk):
+    """newton_sum for two axes (fx, fy, pe, vir): the same chunks, order and clearing."""
+    lo, hi, a, b, off = declare('int', 5)
+    lo = chunk_lo(c, n, nchunk)
+    hi = chunk_lo(c + 1, n, nchunk)
+    for p in range(lo, hi):
+        fx[p] = 0.0
+        fy[p] = 0.0
+        pe[p] = 0.0
+        vir[p] = 0.0
+    for d in range(nchunk):
+        a = max(lo, rlo[d])
+        b = min(hi, rhi[d])
+        off = boff[d] - rlo[d]
+        for p in range(a, b):
+            fx[p] += bfx[off + p]
+            fy[p] += bfy[off + p]
+            pe[p] += bpe[off + p]
+            vir[p] += bvir[off + p]
+            bfx[off + p] = 0.0
+            bfy[off + p] = 0.0
             bpe[off + p] = 0.0
             bvir[off + p] = 0.0
