@@ -50,7 +50,8 @@ std::string describe(const Md2dConfig &c) {
     if (c.neighbor.mode == NeighborMode::Binned) {
         CellGrid g = cell_grid(c);
         s += format(", %d x %d cells of %g x %g", g.ncx, g.ncy, g.cell_w, g.cell_h);
-        if (c.neighbor.newton_on(c.backend == "cpu")) s += ", half lists (Newton's third law)";
+        if (c.neighbor.newton_on(c.backend == "cpu") && !mpi::distributed())
+            s += ", half lists (Newton's third law)";
     }
     if (mpi::distributed()) {
         const auto d = domain_dims(c, mpi::size());
