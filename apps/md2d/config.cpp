@@ -138,14 +138,17 @@ void check_physical_limits(const ConfigNode &root, const Md2dConfig &c) {
 } // namespace
 
 Md2dConfig parse_md2d_config(const ConfigNode &root) {
-    root.expect_keys(with_run_config_keys({"system", "potential", "integrator", "neighbor"}));
+    root.expect_keys(
+        with_run_config_keys({"system", "potential", "integrator", "neighbor", "domain"}));
     Md2dConfig c;
     static_cast<RunConfig &>(c) = parse_run_config(root, {"out/md2d", "md2d"});
     c.system = parse_system(root.section("system"));
     c.potential = parse_potential(root.optional_section("potential"));
     c.integrator = parse_integrator(root.section("integrator"));
     c.neighbor = parse_neighbor(root.optional_section("neighbor"));
+    c.domain = parse_domain(root.optional_section("domain"));
     check_combinations(root, c);
+    check_domain(root, c);
     check_physical_limits(root, c);
     return c;
 }

@@ -58,12 +58,19 @@ struct NeighborConfig {
     }
 };
 
+// MPI domain decomposition (apps/common/domain/, md2d/domain.h): ranks along x and y; 0 lets
+// MPI_Dims_create choose. Only read when the run has more than one MPI rank.
+struct DomainConfig {
+    std::array<int, 2> grid{0, 0};
+};
+
 // RunConfig: backend, precision, threads, output, source (the file and its text).
 struct Md2dConfig : RunConfig {
     SystemConfig system;
     PotentialConfig potential;
     IntegratorConfig integrator;
     NeighborConfig neighbor;
+    DomainConfig domain;
 
     int64_t n() const { return system.plan.n; }
     std::array<double, 2> box() const { return {system.plan.box[0], system.plan.box[1]}; }
@@ -74,6 +81,14 @@ struct Md2dConfig : RunConfig {
 Md2dConfig parse_md2d_config(const ConfigNode &root);
 Md2dConfig load_md2d_config(const std::string &path);
 Md2dConfig load_md2d_config_string(std::string text, std::string file_name);
+
+// The `domain` section (domain_config.cpp), and on more than one MPI rank its check against the
+// rank count and the box: a grid that does not fit the ranks, or sub-boxes thinner than
+// r_cut + neighbor.skin, is a ConfigError at domain.grid.
+DomainConfig parse_domain(const ConfigNode &domain);
+void check_domain(const ConfigNode &root, const Md2dConfig &config);
+// The domain grid of a run on `ranks` MPI ranks: [x, y, 1] (zeros chosen by MPI_Dims_create).
+std::array<int, 3> domain_dims(const Md2dConfig &config, int ranks);
 
 // The resolved configuration, one aspect per line (what `md2d check` prints).
 std::string describe(const Md2dConfig &config);

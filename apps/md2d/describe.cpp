@@ -1,4 +1,5 @@
 // describe(): the resolved configuration in a few lines (md2d check, and the head of a run).
+#include "common/domain/mpi_env.h"
 #include "md2d/config.h"
 
 #include <cstdarg>
@@ -49,7 +50,13 @@ std::string describe(const Md2dConfig &c) {
     if (c.neighbor.mode == NeighborMode::Binned) {
         CellGrid g = cell_grid(c);
         s += format(", %d x %d cells of %g x %g", g.ncx, g.ncy, g.cell_w, g.cell_h);
-        if (c.neighbor.newton_on(c.backend == "cpu")) s += ", half lists (Newton's third law)";
+        if (c.neighbor.newton_on(c.backend == "cpu") && !mpi::distributed())
+            s += ", half lists (Newton's third law)";
+    }
+    if (mpi::distributed()) {
+        const auto d = domain_dims(c, mpi::size());
+        s += format("\ndomain       %d x %d sub-boxes over %d MPI ranks, ghosts within %g", d[0],
+                    d[1], mpi::size(), c.r_list());
     }
     return s + "\n" + describe_run(c);
 }

@@ -4,6 +4,7 @@
 #include "common/domain/mpi_env.h"
 #include "common/lattice.h"
 #include "common/thermo.h"
+#include "md2d/domain.h"
 
 #include <stdexcept>
 
@@ -38,10 +39,23 @@ std::vector<ObservableColumn> thermo_columns() {
             {"pressure", "pressure", 12, 6, 'g', "epsilon sigma-2"}};
 }
 
+namespace {
+
+std::unique_ptr<Md2dDomain> make_domain(const Md2dConfig &config, const smelt::Program &physics,
+                                        const smelt::Options &options) {
+    if (!mpi::distributed()) return nullptr;
+    return std::make_unique<Md2dDomain>(config, physics, options);
+}
+
+} // namespace
+
 Simulation::Simulation(const Md2dConfig &config, const smelt::Program &physics)
     : config_(config), options_(engine_options(config)), backend_(&backend_of(options_)),
       real_(config.precision == Precision::Single ? DType::Float32 : DType::Float64),
-      n_(config.n()), neighbors_(physics, options_, neighbor_spec(config), config.n()),
+      n_(config.n()), n_local_(mpi::distributed() ? 0 : config.n()),
+      domain_(make_domain(config, physics, options_)),
+      neighbors_(physics, options_, domain_ ? local_neighbor_spec(config) : neighbor_spec(config),
+                 n_local_),
       kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
       forces_(physics, kernel_form(options_, "compute_forces_chunked", "compute_forces"), options_),
       ke_(&physics, "a+b", "kinetic_energy_map", DType::Float64, "0", options_),
@@ -52,14 +66,20 @@ Simulation::Simulation(const Md2dConfig &config, const smelt::Program &physics)
         newton_forces_.emplace(physics, "compute_forces_newton", options_);
         newton_.emplace(physics, options_, n_, real_, 2);
     }
-    const auto n = static_cast<size_t>(n_);
+    const auto n = static_cast<size_t>(n_local_);
     for (Array *a : {&x_, &y_, &vx_, &vy_, &fx_, &fy_, &pe_, &vir_})
         *a = zeros(n, real_, backend_);
 }
 
+Simulation::~Simulation() = default;
+
+int32_t Simulation::local_periodic() const {
+    return config_.periodic() && !domain_ ? 1 : 0;
+}
+
 Array Simulation::device_array(const std::vector<double> &v) const {
-    if (static_cast<int64_t>(v.size()) != n_)
-        throw std::invalid_argument("md2d: state arrays need " + std::to_string(n_) +
+    if (static_cast<int64_t>(v.size()) != n_local_)
+        throw std::invalid_argument("md2d: state arrays need " + std::to_string(n_local_) +
                                     " values, got " + std::to_string(v.size()));
     if (real_ == DType::Float64) return Array::from_vector(v, backend_);
     return Array::from_vector(std::vector<float>(v.begin(), v.end()), backend_);
@@ -81,13 +101,31 @@ void Simulation::set_initial_state() {
 void Simulation::set_state(const std::vector<double> &x, const std::vector<double> &y,
                            const std::vector<double> &vx, const std::vector<double> &vy,
                            int64_t step, const std::array<std::vector<double>, 2> &built_at) {
-    x_ = device_array(x);
-    y_ = device_array(y);
-    vx_ = device_array(vx);
-    vy_ = device_array(vy);
+    if (domain_) {
+        for (const auto *v : {&x, &y, &vx, &vy})
+            if (int64_t(v->size()) != n_)
+                throw std::invalid_argument("md2d: state arrays need " + std::to_string(n_) +
+                                            " values, got " + std::to_string(v->size()));
+        std::vector<double> ox = x, oy = y, ovx = vx, ovy = vy;
+        domain_->keep_owned(ox, oy, ovx, ovy);
+        domain_->invalidate();
+        n_local_ = int64_t(ox.size());
+        for (Array *a : {&fx_, &fy_, &pe_, &vir_})
+            *a = zeros(size_t(n_local_), real_, backend_);
+        x_ = device_array(ox);
+        y_ = device_array(oy);
+        vx_ = device_array(ovx);
+        vy_ = device_array(ovy);
+    } else {
+        x_ = device_array(x);
+        y_ = device_array(y);
+        vx_ = device_array(vx);
+        vy_ = device_array(vy);
+    }
     step_ = step;
     neighbors_.invalidate();
-    if (!built_at[0].empty() && config_.neighbor.rebuild == Rebuild::Displacement)
+    // A domain's list is built over its ghosts at its first update (built_at is a serial run's).
+    if (!domain_ && !built_at[0].empty() && config_.neighbor.rebuild == Rebuild::Displacement)
         neighbors_.build({device_array(built_at[0]), device_array(built_at[1])});
     compute_forces();
 }
@@ -98,13 +136,17 @@ int64_t Simulation::dof() const {
 
 void Simulation::compute_forces() {
     const auto box = config_.box();
-    const int32_t periodic = config_.periodic() ? 1 : 0;
+    const int32_t periodic = local_periodic();
     const auto &pot = config_.potential;
     const double rc2 = pot.r_cut * pot.r_cut;
     const int32_t shift = pot.shift ? 1 : 0;
-    neighbors_.update({x_, y_});
+    if (domain_)
+        update_domain();
+    else
+        neighbors_.update({x_, y_});
     if (newton_) {
-        // Half list: each pair once into the chunks' buffers, then their sums (newton.py).
+        // Half list (one rank only): each pair once into the chunks' buffers, then their sums
+        // (newton.py).
         newton_->prepare(neighbors_);
         const std::vector<Array> &b = newton_->buffers();
         (*newton_forces_)(newton_->chunks(), {x_,
@@ -128,10 +170,13 @@ void Simulation::compute_forces() {
                                               rc2,
                                               shift});
         newton_->sum_into({fx_, fy_, pe_, vir_});
-    } else
-        forces_({x_, y_, fx_, fy_, pe_, vir_, neighbors_.start(), neighbors_.count(),
-                 neighbors_.indices(), neighbors_.stride(), box[0], box[1], periodic, pot.epsilon,
-                 pot.sigma, rc2, shift});
+    } else {
+        // With a domain: the owned particles' forces from the positions with ghosts.
+        const Array &x = domain_ ? domain_->ext()[0] : x_, &y = domain_ ? domain_->ext()[1] : y_;
+        forces_(n_local_, {x, y, fx_, fy_, pe_, vir_, neighbors_.start(), neighbors_.count(),
+                           neighbors_.indices(), neighbors_.stride(), box[0], box[1], periodic,
+                           pot.epsilon, pot.sigma, rc2, shift});
+    }
     if (walls_)
         (*walls_)({x_, y_, fx_, fy_, pe_, box[0], box[1], config_.system.wall_stiffness,
                    config_.system.wall_range});
@@ -140,8 +185,7 @@ void Simulation::compute_forces() {
 void Simulation::step() {
     const auto box = config_.box();
     const double m = config_.system.mass, dt = config_.integrator.dt;
-    kick_drift_(
-        {x_, y_, vx_, vy_, fx_, fy_, m, dt, box[0], box[1], int32_t(config_.periodic() ? 1 : 0)});
+    kick_drift_({x_, y_, vx_, vy_, fx_, fy_, m, dt, box[0], box[1], local_periodic()});
     compute_forces();
     kick_({vx_, vy_, fx_, fy_, m, dt});
     ++step_;
@@ -150,10 +194,10 @@ void Simulation::step() {
 void Simulation::compile_kernels() {
     const auto box = config_.box();
     const double m = config_.system.mass;
-    kick_drift_(
-        {x_, y_, vx_, vy_, fx_, fy_, m, 0.0, box[0], box[1], int32_t(config_.periodic() ? 1 : 0)});
+    kick_drift_({x_, y_, vx_, vy_, fx_, fy_, m, 0.0, box[0], box[1], local_periodic()});
     kick_({vx_, vy_, fx_, fy_, m, 0.0});
-    (void)neighbors_.max_displacement2({x_, y_}); // the rebuild check (after the first build)
+    // The rebuild check (after the first build); a domain's runs on the extended positions.
+    if (!domain_) (void)neighbors_.max_displacement2({x_, y_});
     (void)observables();
 }
 
@@ -162,6 +206,10 @@ Observables Simulation::observables() {
     o.ke = ke_({vx_, vy_, config_.system.mass}).as<double>();
     o.pe = pe_sum_({pe_}).as<double>();
     o.virial = virial_({vir_}).as<double>();
+    if (domain_) {
+        const std::vector<double> g = mpi::sum_in_rank_order({o.ke, o.pe, o.virial});
+        o = {g[0], g[1], g[2]};
+    }
     return o;
 }
 
@@ -184,6 +232,7 @@ Box Simulation::box() const {
 }
 
 std::vector<Field> Simulation::frame() {
+    if (domain_) return gathered_frame();
     std::vector<Field> f;
     f.push_back(Field::vector("position", {host(x_), host(y_)}).with_unit("sigma"));
     f.push_back(Field::vector("velocity", {host(vx_), host(vy_)}).with_unit("sigma tau-1"));
@@ -194,6 +243,7 @@ std::vector<Field> Simulation::frame() {
 }
 
 Checkpoint Simulation::save() {
+    if (domain_) return gathered_save();
     Checkpoint ck;
     ck.put("x", host(x_));
     ck.put("y", host(y_));
@@ -221,7 +271,9 @@ void Simulation::restore(const Checkpoint &ck) {
 }
 
 std::vector<std::string> Simulation::summary() const {
-    return {std::to_string(neighbors_.builds()) + " neighbour builds"};
+    std::vector<std::string> items = {std::to_string(neighbors_.builds()) + " neighbour builds"};
+    if (domain_) items.push_back(domain_summary());
+    return items;
 }
 
 } // namespace smelt::apps::md2d

@@ -29,22 +29,6 @@ Md3dDomain::Md3dDomain(const Md3dConfig &config, const smelt::Program &physics,
     if (!thin.empty()) throw std::invalid_argument("domain.grid: " + thin);
 }
 
-void wrap_on_host(double &x, int64_t &image, double length) {
-    const double f = std::floor(x / length);
-    double w = x - length * f;
-    int64_t k = int64_t(f);
-    if (w < 0.0) {
-        w = w + length;
-        k -= 1;
-    }
-    if (w >= length) {
-        w = w - length;
-        k += 1;
-    }
-    x = w;
-    image += k;
-}
-
 void Md3dDomain::keep_owned(HostState &s, std::vector<int32_t> &ids) const {
     HostState out;
     out.step = s.step;

@@ -63,8 +63,7 @@ private:
     bool stale_ = true;
 };
 
-// wrap_coord and image_shift of apps/common/kernels/box.py on the host (the same arithmetic):
-// `x` into [0, length), `image` counting the lengths removed.
-void wrap_on_host(double &x, int64_t &image, double length);
+// wrap_coord and image_shift of apps/common/kernels/box.py on the host (common/domain/cart_grid.h).
+using domain::wrap_on_host;
 
 } // namespace smelt::apps::md3d

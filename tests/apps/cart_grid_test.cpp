@@ -10,6 +10,7 @@
 #include <limits>
 #include <set>
 #include <stdexcept>
+#include <string>
 
 using smelt::apps::domain::CartGrid;
 using smelt::apps::domain::check_thickness;
@@ -136,4 +137,45 @@ TEST(CartGrid, ChooseDimsRejectsGridsThatDoNotFitTheRanks) {
     EXPECT_THROW(choose_dims(8, {2, 2, 1}), std::invalid_argument);
     EXPECT_THROW(choose_dims(0, {0, 0, 0}), std::invalid_argument);
     EXPECT_THROW(choose_dims(4, {-1, 0, 0}), std::invalid_argument);
+}
+
+// md2d's grid is the 3D one with one rank along z: a requested z count is ignored, and the
+// messages name the grid as [x, y] and md2d's range r_cut + neighbor.skin.
+TEST(CartGrid, TwoDimensionalGridsIgnoreZAndNameTwoCounts) {
+    try {
+        choose_dims(4, {3, 0, 5}, 2);
+        FAIL() << "a grid of 3 along x fits 4 ranks";
+    } catch (const std::invalid_argument &e) {
+        EXPECT_NE(std::string(e.what()).find("the grid [3, 0] does not fit 4 ranks"),
+                  std::string::npos)
+            << e.what();
+    }
+    const CartGrid g = CartGrid::make(0, {4, 1, 1}, {8.0, 8.0, 1.0}, {true, true, false});
+    const std::string m = check_thickness(g, 2.8, 2);
+    EXPECT_NE(m.find("the domain grid [4, 1] cuts"), std::string::npos) << m;
+    EXPECT_NE(m.find("along x"), std::string::npos) << m;
+    EXPECT_NE(m.find("r_cut + neighbor.skin = 2.8"), std::string::npos) << m;
+    EXPECT_EQ(m.find("max(r_cut)"), std::string::npos) << m;
+}
+
+// wrap_on_host against positions whose wrapped value and image count are known exactly.
+TEST(CartGrid, WrapOnHostMapsIntoTheBoxAndCountsImages) {
+    struct Case {
+        double x, wrapped;
+        int64_t image;
+    };
+    for (const Case &c : {Case{2.5, 2.5, 0}, Case{-0.5, 9.5, -1}, Case{10.0, 0.0, 1},
+                          Case{21.0, 1.0, 2}, Case{-10.0, 0.0, -1}, Case{0.0, 0.0, 0}}) {
+        double x = c.x;
+        int64_t image = 3;
+        smelt::apps::domain::wrap_on_host(x, image, 10.0);
+        EXPECT_EQ(x, c.wrapped) << "x = " << c.x;
+        EXPECT_EQ(image, 3 + c.image) << "x = " << c.x;
+    }
+    // Rounding: -1e-17 + 10 rounds to 10, which the guard maps to 0 (never the box edge).
+    double x = -1e-17;
+    int64_t image = 0;
+    smelt::apps::domain::wrap_on_host(x, image, 10.0);
+    EXPECT_GE(x, 0.0);
+    EXPECT_LT(x, 10.0);
 }

@@ -11,8 +11,23 @@
 
 namespace smelt::apps::domain {
 
-std::array<int, 3> choose_dims(int ranks, const std::array<int, 3> &requested) {
+namespace {
+
+// "[2, 0, 1]", or "[2, 0]" for a 2D grid.
+std::string grid_text(const std::array<int, 3> &dims, int dimensions) {
+    std::string s = "[";
+    for (int a = 0; a < dimensions; ++a)
+        s += (a ? ", " : "") + std::to_string(dims[size_t(a)]);
+    return s + "]";
+}
+
+} // namespace
+
+std::array<int, 3> choose_dims(int ranks, const std::array<int, 3> &requested_dims,
+                               int dimensions) {
     if (ranks < 1) throw std::invalid_argument("a domain grid needs at least one rank");
+    std::array<int, 3> requested = requested_dims;
+    if (dimensions == 2) requested[2] = 1;
     int fixed = 1, free = 0;
     for (int d : requested) {
         if (d < 0) throw std::invalid_argument("a domain grid count cannot be negative");
@@ -22,10 +37,8 @@ std::array<int, 3> choose_dims(int ranks, const std::array<int, 3> &requested) {
             ++free;
     }
     if (ranks % fixed != 0 || (free == 0 && fixed != ranks))
-        throw std::invalid_argument("the grid [" + std::to_string(requested[0]) + ", " +
-                                    std::to_string(requested[1]) + ", " +
-                                    std::to_string(requested[2]) + "] does not fit " +
-                                    std::to_string(ranks) + " ranks (0 = free)");
+        throw std::invalid_argument("the grid " + grid_text(requested, dimensions) +
+                                    " does not fit " + std::to_string(ranks) + " ranks (0 = free)");
     std::array<int, 3> dims = requested;
 #if SMELT_APPS_HAVE_MPI
     MPI_Dims_create(ranks, 3, dims.data());
@@ -82,6 +95,22 @@ double CartGrid::ghost_shift(int axis, int step) const {
     return 0.0;
 }
 
+void wrap_on_host(double &x, int64_t &image, double length) {
+    const double f = std::floor(x / length);
+    double w = x - length * f;
+    int64_t k = int64_t(f);
+    if (w < 0.0) {
+        w = w + length;
+        k -= 1;
+    }
+    if (w >= length) {
+        w = w - length;
+        k += 1;
+    }
+    x = w;
+    image += k;
+}
+
 int local_periodic_mask(const CartGrid &grid, int periodic_mask) {
     int mask = periodic_mask;
     for (int a = 0; a < 3; ++a)
@@ -89,15 +118,15 @@ int local_periodic_mask(const CartGrid &grid, int periodic_mask) {
     return mask;
 }
 
-std::string check_thickness(const CartGrid &grid, double range) {
+std::string check_thickness(const CartGrid &grid, double range, int dimensions) {
     static const char *names[3] = {"x", "y", "z"};
     for (int a = 0; a < 3; ++a) {
         if (!grid.decomposed(a) || grid.width(a) >= range) continue;
         std::ostringstream m;
-        m << "the domain grid [" << grid.dims[0] << ", " << grid.dims[1] << ", " << grid.dims[2]
-          << "] cuts the box edge " << grid.box[size_t(a)] << " along " << names[a] << " into "
-          << grid.dims[size_t(a)] << " sub-boxes " << grid.width(a)
-          << " wide, thinner than the interaction range max(r_cut) + neighbor.skin = " << range
+        m << "the domain grid " << grid_text(grid.dims, dimensions) << " cuts the box edge "
+          << grid.box[size_t(a)] << " along " << names[a] << " into " << grid.dims[size_t(a)]
+          << " sub-boxes " << grid.width(a) << " wide, thinner than the interaction range "
+          << (dimensions == 2 ? "r_cut" : "max(r_cut)") << " + neighbor.skin = " << range
           << "; use fewer ranks along " << names[a] << " (domain.grid) or fewer ranks";
         return m.str();
     }

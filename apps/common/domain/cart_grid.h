@@ -1,6 +1,8 @@
 // The Cartesian grid of ranks of a domain decomposition: which sub-box of the simulation box a
 // rank owns, and its neighbour ranks along each axis (with the periodic wrap).
 //
+// A 2D app uses the same grid with one rank along z (dims[2] = 1), its z axis unused.
+//
 // Ranks are numbered with x fastest: rank = cx + dx (cy + dy cz). Along axis a the box [0, L) is
 // cut at b_k = k L / d_a (k = 1 .. d_a - 1); the first sub-box reaches down to -inf and the last
 // up to +inf, so a particle just outside a walled box (soft walls) still has an owner, and every
@@ -8,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,7 +19,9 @@ namespace smelt::apps::domain {
 // How many ranks along each axis for `ranks` ranks: `requested` entries > 0 are kept, zeros are
 // filled by MPI_Dims_create (as balanced as it can, larger counts first). std::invalid_argument
 // when the requested entries do not divide `ranks` (or all are given and their product differs).
-std::array<int, 3> choose_dims(int ranks, const std::array<int, 3> &requested);
+// A 2D app passes `dimensions` = 2: z is then one rank (requested[2] is ignored) and messages
+// name the grid [x, y].
+std::array<int, 3> choose_dims(int ranks, const std::array<int, 3> &requested, int dimensions = 3);
 
 struct CartGrid {
     std::array<int, 3> dims{1, 1, 1};
@@ -50,12 +55,17 @@ struct CartGrid {
     double ghost_shift(int axis, int step) const;
 };
 
+// wrap_coord and image_shift of apps/common/kernels/box.py on the host (the same arithmetic):
+// `x` into [0, length), `image` counting the lengths removed. For the outputs of a rank whose
+// positions are not wrapped between neighbour-list rebuilds.
+void wrap_on_host(double &x, int64_t &image, double length);
+
 // The periodic bit mask of the kernels with the decomposed axes cleared: along those, ghosts
 // carry their image and pairs are plain differences (no minimum image).
 int local_periodic_mask(const CartGrid &grid, int periodic_mask);
 
 // "" when every decomposed axis' sub-box is at least `range` wide, else a message naming the
-// axis, the width and the range.
-std::string check_thickness(const CartGrid &grid, double range);
+// axis, the width and the range (the grid as [x, y] when `dimensions` is 2).
+std::string check_thickness(const CartGrid &grid, double range, int dimensions = 3);
 
 } // namespace smelt::apps::domain

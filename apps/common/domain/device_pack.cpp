@@ -14,6 +14,7 @@ DevicePack::DevicePack(const smelt::Program &halo, const smelt::Options &options
     : backend_(&backend_of(options)),
       select_(halo, "in_interval", "slab_compact", "a+b", DType::Int32, "0", "", options),
       gather_real_(halo, "gather_real", options), gather_int_(halo, "gather_int", options),
+      gather_xy_(halo, "gather_xy", options), place_xy_(halo, "place_xy", options),
       gather_xyz_(halo, "gather_xyz", options), place_xyz_(halo, "place_xyz", options) {
     picked_total_ = zeros(1, DType::Int32, backend_);
 }
@@ -42,20 +43,39 @@ smelt::Array DevicePack::gather(const smelt::Array &src, const smelt::Array &lis
     return dst;
 }
 
-void DevicePack::pack_xyz(const std::array<smelt::Array, 3> &coords, const smelt::Array &list,
-                          int axis, double shift, smelt::Array &packed) {
-    const size_t count = list.size();
-    if (count == 0) return;
-    if (packed.is_null() || packed.size() < 3 * count)
-        packed = smelt::Array(coords[0].dtype(), 3 * count, backend_);
-    gather_xyz_(int64_t(count),
-                {list, coords[0], coords[1], coords[2], packed, int(count), axis, shift});
+namespace {
+
+void check_columns(std::span<smelt::Array *const> coords) {
+    if (coords.size() != 2 && coords.size() != 3)
+        throw std::invalid_argument("halo coordinates: 2 or 3 columns, got " +
+                                    std::to_string(coords.size()));
 }
 
-void DevicePack::place_xyz(const smelt::Array &packed, size_t count,
-                           std::array<smelt::Array, 3> &coords, size_t at) {
+} // namespace
+
+void DevicePack::pack_coords(std::span<smelt::Array *const> coords, const smelt::Array &list,
+                             int axis, double shift, smelt::Array &packed) {
+    check_columns(coords);
+    const size_t count = list.size(), d = coords.size();
     if (count == 0) return;
-    place_xyz_(int64_t(count), {packed, coords[0], coords[1], coords[2], int(count), int(at)});
+    if (packed.is_null() || packed.size() < d * count)
+        packed = smelt::Array(coords[0]->dtype(), d * count, backend_);
+    if (d == 2)
+        gather_xy_(int64_t(count), {list, *coords[0], *coords[1], packed, int(count), axis, shift});
+    else
+        gather_xyz_(int64_t(count),
+                    {list, *coords[0], *coords[1], *coords[2], packed, int(count), axis, shift});
+}
+
+void DevicePack::place_coords(const smelt::Array &packed, size_t count,
+                              std::span<smelt::Array *const> coords, size_t at) {
+    check_columns(coords);
+    if (count == 0) return;
+    if (coords.size() == 2)
+        place_xy_(int64_t(count), {packed, *coords[0], *coords[1], int(count), int(at)});
+    else
+        place_xyz_(int64_t(count),
+                   {packed, *coords[0], *coords[1], *coords[2], int(count), int(at)});
 }
 
 void append_bytes(const smelt::Array &a, size_t count, std::vector<char> &out) {

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,20 +24,22 @@ public:
     smelt::Array select(const smelt::Array &c, int64_t n, double lo, double hi);
     // src[list[k]], a new array.
     smelt::Array gather(const smelt::Array &src, const smelt::Array &list);
-    // [x | y | z] of `list` (`shift` added along `axis`) into `packed`, regrown to hold them
-    // when smaller: one kernel, so a halo refresh copies one array per direction.
-    void pack_xyz(const std::array<smelt::Array, 3> &coords, const smelt::Array &list, int axis,
-                  double shift, smelt::Array &packed);
+    // The coordinate columns of `list`, [x | y] in 2D or [x | y | z] in 3D (`coords` holds 2 or
+    // 3 arrays), with `shift` added along `axis`, into `packed`, regrown to hold them when
+    // smaller: one kernel (gather_xy / gather_xyz), so a halo refresh copies one array per
+    // direction. std::invalid_argument for another column count.
+    void pack_coords(std::span<smelt::Array *const> coords, const smelt::Array &list, int axis,
+                     double shift, smelt::Array &packed);
     // The inverse at the receiver: coords[a][at + k] = packed[a * count + k].
-    void place_xyz(const smelt::Array &packed, size_t count, std::array<smelt::Array, 3> &coords,
-                   size_t at);
+    void place_coords(const smelt::Array &packed, size_t count,
+                      std::span<smelt::Array *const> coords, size_t at);
 
     smelt::Backend &backend() const { return *backend_; }
 
 private:
     smelt::Backend *backend_;
     smelt::Scan select_;
-    smelt::Elementwise gather_real_, gather_int_, gather_xyz_, place_xyz_;
+    smelt::Elementwise gather_real_, gather_int_, gather_xy_, place_xy_, gather_xyz_, place_xyz_;
     smelt::Array picked_, picked_total_;
 };
 

@@ -8,22 +8,28 @@
 
 namespace smelt::apps::domain {
 
-void Halo::build(const CartGrid &grid, DevicePack &pack, double range,
-                 std::array<smelt::Array, 3> &coords, std::vector<smelt::Array *> extra,
-                 int64_t n_owned) {
+void Halo::build_columns(const CartGrid &grid, DevicePack &pack, double range,
+                         std::span<smelt::Array *const> coords, std::vector<smelt::Array *> extra,
+                         int64_t n_owned, bool periodic_images) {
     swaps_.clear();
     bytes_sent_ = 0;
     n_owned_ = n_owned;
     int64_t n = n_owned;
     const double inf = std::numeric_limits<double>::infinity();
-    std::vector<smelt::Array *> all = {&coords[0], &coords[1], &coords[2]};
+    const size_t dim = coords.size();
+    for (int axis = int(dim); axis < 3; ++axis)
+        if (grid.decomposed(axis))
+            throw std::invalid_argument("a halo of " + std::to_string(dim) +
+                                        " coordinates on a grid cut along axis " +
+                                        std::to_string(axis));
+    std::vector<smelt::Array *> all(coords.begin(), coords.end());
     all.insert(all.end(), extra.begin(), extra.end());
     size_t per = 0;
     for (const smelt::Array *a : all)
         per += dtype_size(a->dtype());
-    for (int axis = 0; axis < 3; ++axis) {
-        if (!grid.decomposed(axis)) continue;
+    for (int axis = 0; axis < int(dim); ++axis) {
         const auto a = size_t(axis);
+        if (!grid.decomposed(axis) && !(periodic_images && grid.periodic[a])) continue;
         const int k = grid.coords[a];
         const double face_lo = grid.box[a] * double(k) / grid.dims[a];
         const double face_hi =
@@ -40,15 +46,15 @@ void Halo::build(const CartGrid &grid, DevicePack &pack, double range,
         down.shift = grid.ghost_shift(axis, -1);
         up.shift = grid.ghost_shift(axis, +1);
         const smelt::Array empty(DType::Int32, 0, &pack.backend());
-        down.list = down.dest >= 0 ? pack.select(coords[a], n, -inf, face_lo + range) : empty;
-        up.list = up.dest >= 0 ? pack.select(coords[a], n, face_hi - range, inf) : empty;
+        down.list = down.dest >= 0 ? pack.select(*coords[a], n, -inf, face_lo + range) : empty;
+        up.list = up.dest >= 0 ? pack.select(*coords[a], n, face_hi - range, inf) : empty;
         std::vector<std::vector<char>> received;
         for (Swap *s : {&down, &up}) {
             // The coordinates as refresh() sends them ([x | y | z]), then the other fields.
             std::vector<char> msg;
-            pack.pack_xyz(coords, s->list, s->axis, s->shift, s->send);
-            append_bytes(s->send, 3 * s->list.size(), msg);
-            for (size_t e = 3; e < all.size(); ++e)
+            pack.pack_coords(coords, s->list, s->axis, s->shift, s->send);
+            append_bytes(s->send, dim * s->list.size(), msg);
+            for (size_t e = dim; e < all.size(); ++e)
                 append_bytes(pack.gather(*all[e], s->list), s->list.size(), msg);
             bytes_sent_ += int64_t(msg.size());
             received.push_back(mpi::sendrecv(msg, s->dest, s->source, s->tag));
@@ -80,19 +86,20 @@ void Halo::build(const CartGrid &grid, DevicePack &pack, double range,
     n_total_ = n;
 }
 
-void Halo::refresh(DevicePack &pack, std::array<smelt::Array, 3> &coords) {
+void Halo::refresh_columns(DevicePack &pack, std::span<smelt::Array *const> coords) {
     bytes_sent_ = 0;
-    const size_t real = dtype_size(coords[0].dtype());
+    const size_t dim = coords.size();
+    const size_t real = dtype_size(coords[0]->dtype());
     // Swaps come in (down, up) pairs per axis, as build() made them: both are sent before either
     // is placed, and an axis' ghosts are placed before the next axis forwards them.
     for (size_t p = 0; p + 1 < swaps_.size(); p += 2) {
         for (size_t k = 0; k < 2; ++k) {
             Swap &s = swaps_[p + k];
             const size_t out = s.list.size(), in = size_t(s.recv_count);
-            pack.pack_xyz(coords, s.list, s.axis, s.shift, s.send);
+            pack.pack_coords(coords, s.list, s.axis, s.shift, s.send);
             s.host_send.clear(); // keeps its capacity: no allocation per step
-            append_bytes(s.send, 3 * out, s.host_send);
-            s.host_recv.resize(3 * in * real);
+            append_bytes(s.send, dim * out, s.host_send);
+            s.host_recv.resize(dim * in * real);
             mpi::sendrecv_known(s.host_send.data(), s.host_send.size(), s.dest, s.host_recv.data(),
                                 s.host_recv.size(), s.source, s.tag);
             bytes_sent_ += int64_t(s.host_send.size());
@@ -103,10 +110,10 @@ void Halo::refresh(DevicePack &pack, std::array<smelt::Array, 3> &coords) {
             Swap &s = swaps_[p + k];
             const size_t in = size_t(s.recv_count);
             if (in == 0) continue;
-            if (s.recv.is_null() || s.recv.size() < 3 * in)
-                s.recv = smelt::Array(coords[0].dtype(), 3 * in, &pack.backend());
-            write_elements(s.recv, 0, s.host_recv.data(), 3 * in);
-            pack.place_xyz(s.recv, in, coords, size_t(s.recv_at));
+            if (s.recv.is_null() || s.recv.size() < dim * in)
+                s.recv = smelt::Array(coords[0]->dtype(), dim * in, &pack.backend());
+            write_elements(s.recv, 0, s.host_recv.data(), dim * in);
+            pack.place_coords(s.recv, in, coords, size_t(s.recv_at));
         }
     }
 }

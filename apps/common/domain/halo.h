@@ -1,18 +1,19 @@
 // Ghost particles: copies of the neighbour ranks' particles within `range` (r_cut + skin) of a
 // rank's sub-box, so that its force loop sees every pair it needs.
 //
-// build() runs at a neighbour-list rebuild, after migration. Axis by axis (x, y, z; decomposed
-// axes only), a rank selects the particles (owned and the ghosts received along earlier axes, so
-// edges and corners arrive in two or three hops) within `range` of its lower face and of its
-// upper face, sends them down and up, and appends what it receives after its particles: the
-// ghosts of the lower neighbour first, then those of the upper. A ghost sent across the periodic
-// edge carries its image (+-L along that axis), so ghost coordinates are plain differences from
-// the owned ones: the pair kernels use no minimum image along a decomposed axis, and two images of
-// one particle (a thin periodic grid of two ranks) are two distinct ghosts.
+// build() runs at a neighbour-list rebuild, after migration. Axis by axis (x, y[, z]; the
+// decomposed axes, and with periodic_images the periodic ones), a rank selects the particles
+// (owned and the ghosts received along earlier axes, so edges and corners arrive in two or three
+// hops) within `range` of its lower face and of its upper face, sends them down and up, and
+// appends what it receives after its particles: the ghosts of the lower neighbour first, then
+// those of the upper. A ghost sent across the periodic edge carries its image (+-L along that
+// axis), so ghost coordinates are plain differences from the owned ones: the pair kernels use no
+// minimum image along a decomposed axis, and two images of one particle (a thin periodic grid of
+// two ranks) are two distinct ghosts.
 //
 // refresh() runs at every other step: the same selections (index lists kept on the device) send
 // the current coordinates, in the same axis order, into the same places. Per direction that is
-// one gather kernel packing x, y, z, one copy to the host, one message (the sizes are known
+// one gather kernel packing x, y[, z], one copy to the host, one message (the sizes are known
 // from the build), one copy to the device and one kernel placing them: buffers are kept across
 // steps, so a refresh allocates nothing.
 #pragma once
@@ -22,20 +23,36 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 namespace smelt::apps::domain {
 
 class Halo {
 public:
-    // `coords`: x, y, z of the owned particles in [0, n_owned), sized at least n_owned; `extra`:
-    // other per-particle arrays the ghosts carry (md3d: the type), same layout. Every array is
-    // regrown to n_owned + ghosts (the owned part kept).
+    // `coords`: the coordinate columns of the owned particles in [0, n_owned), sized at least
+    // n_owned: x, y, z in 3D or x, y in 2D (D = 2: the grid's z axis must not be cut);
+    // `extra`: other per-particle arrays the ghosts carry (md3d: the type), same layout. Every
+    // array is regrown to n_owned + ghosts (the owned part kept).
+    //
+    // Ghosts are exchanged along the decomposed axes. With `periodic_images`, also along the
+    // periodic axes that are not cut: there the rank is its own neighbour, and the particles
+    // within `range` of either face come back as its own ghosts, shifted by -+L. Pairs across
+    // every periodic edge are then plain differences from ghosts, so the pair kernels need no
+    // minimum image on any axis (md2d's kernels take one periodic flag for both axes).
+    template <size_t D>
     void build(const CartGrid &grid, DevicePack &pack, double range,
-               std::array<smelt::Array, 3> &coords, std::vector<smelt::Array *> extra,
-               int64_t n_owned);
+               std::array<smelt::Array, D> &coords, std::vector<smelt::Array *> extra,
+               int64_t n_owned, bool periodic_images = false) {
+        const std::array<smelt::Array *, D> c = columns(coords);
+        build_columns(grid, pack, range, c, std::move(extra), n_owned, periodic_images);
+    }
     // Sends the current coordinates of the owned part (and forwarded ghosts) to the ghost slots.
-    void refresh(DevicePack &pack, std::array<smelt::Array, 3> &coords);
+    template <size_t D> void refresh(DevicePack &pack, std::array<smelt::Array, D> &coords) {
+        const std::array<smelt::Array *, D> c = columns(coords);
+        refresh_columns(pack, c);
+    }
 
     int64_t owned() const { return n_owned_; }
     int64_t total() const { return n_total_; }
@@ -44,6 +61,19 @@ public:
     int64_t bytes_sent() const { return bytes_sent_; }
 
 private:
+    // Pointers to the coordinate arrays, on the stack: a refresh allocates nothing.
+    template <size_t D>
+    static std::array<smelt::Array *, D> columns(std::array<smelt::Array, D> &coords) {
+        std::array<smelt::Array *, D> c{};
+        for (size_t a = 0; a < D; ++a)
+            c[a] = &coords[a];
+        return c;
+    }
+    void build_columns(const CartGrid &grid, DevicePack &pack, double range,
+                       std::span<smelt::Array *const> coords, std::vector<smelt::Array *> extra,
+                       int64_t n_owned, bool periodic_images);
+    void refresh_columns(DevicePack &pack, std::span<smelt::Array *const> coords);
+
     struct Swap {
         int axis = 0;
         int dest = -1, source = -1;

@@ -17,8 +17,9 @@
 
 namespace smelt::apps::domain {
 
-// `arrays`: every per-particle array of the owned particles, each of `n` elements; arrays[0..2]
-// are the x, y, z coordinates. They are replaced by the migrated ones. Returns the new count.
+// `arrays`: every per-particle array of the owned particles, each of `n` elements; arrays[a] is
+// the coordinate of every decomposed axis a (x, y[, z]: a 2D app passes x, y first on a grid with
+// one rank along z). They are replaced by the migrated ones. Returns the new count.
 // std::runtime_error when a particle lies outside the rank's and its neighbours' sub-boxes (it
 // moved further than a sub-box since the last rebuild).
 int64_t migrate(const CartGrid &grid, DevicePack &pack, const std::vector<smelt::Array *> &arrays,

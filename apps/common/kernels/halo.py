@@ -4,10 +4,10 @@ sub-box or lie near its faces, and the gathers that pack them, all on the device
     select:  Scan over the particles with 'a+b' of in_interval: slab_compact writes the indices
              i with lo <= c[i] < hi, in increasing order, into picked[0 : picked_total[0]]
     pack:    gather_real / gather_int (dst[k] = src[order[k]]) for migrants and the ghosts'
-             other fields; gather_xyz packs the three coordinates of a halo into one array
-             (a ghost's coordinate carries its periodic image); the host stages the packed
-             arrays through MPI.
-    place:   place_xyz puts a received halo's coordinates into the ghost slots.
+             other fields; gather_xyz (3D) and gather_xy (2D) pack the coordinates of a halo
+             into one array (a ghost's coordinate carries its periodic image); the host stages
+             the packed arrays through MPI.
+    place:   place_xyz / place_xy put a received halo's coordinates into the ghost slots.
 
 The interval is half open, so a particle on a sub-box face belongs to exactly one side.
 """
@@ -59,3 +59,19 @@ def place_xyz(i, src, x, y, z, n, at):
     x[at + i] = src[i]
     y[at + i] = src[n + i]
     z[at + i] = src[2 * n + i]
+
+
+@annotate(i='int', order='intp', doublep='x, y, dst', int='n, axis', shift='double')
+def gather_xy(i, order, x, y, dst, n, axis, shift):
+    """gather_xyz in 2D: dst = [x | y] of order[0:n], `shift` added along `axis`."""
+    j = declare('int')
+    j = order[i]
+    dst[i] = x[j] + (shift if axis == 0 else 0.0)
+    dst[n + i] = y[j] + (shift if axis == 1 else 0.0)
+
+
+@annotate(i='int', doublep='src, x, y', int='n, at')
+def place_xy(i, src, x, y, n, at):
+    """place_xyz in 2D: x, y[at + i] from src = [x | y] of n particles."""
+    x[at + i] = src[i]
+    y[at + i] = src[n + i]

@@ -1,22 +1,29 @@
 #!/usr/bin/env python3
-"""md3d's MPI domain decomposition against the serial run (the oracle: one process, no ghosts,
-no migration, the minimum image), reading both runs' H5MD files with h5py.
+"""md3d's and md2d's MPI domain decomposition against the serial run (the oracle: one process,
+no ghosts, no migration, the minimum image), reading both runs' H5MD files with h5py. The app
+is the one given: --md3d BIN or --md2d BIN (its files: md3d.h5 / md2d.h5, the configs' prefix).
 
-    md3d_mpi_check.py compare --md3d BIN --mpirun MPIRUN --np P --config C --workdir D
-                              [--grid X,Y,Z] [--set KEY=VALUE ...]
-        P ranks and the serial run: the same particles (ids, species), positions (unwrapped:
-        position + image * edge), velocities and every thermo column at every frame and sample,
-        to 1e-10 relative; and the serial trajectory crosses every face of the P-rank grid's
+    mpi_check.py compare --md3d BIN --mpirun MPIRUN --np P --config C --workdir D
+                         [--grid X,Y,Z] [--set KEY=VALUE ...]
+        P ranks and the serial run: the same particles (ids, species), positions (md3d:
+        unwrapped, position + image * edge; md2d writes no images: wrapped positions compared
+        through the minimum image on a periodic box), velocities and every thermo column at every
+        frame and sample, to 1e-10 relative; and the serial trajectory crosses every face of the
+        P-rank grid's
         sub-boxes in both directions, and takes some particle through an edge or corner (its
         sub-box differs from its first one along two or three axes), so migration and forwarded
-        ghosts were exercised. The P-rank file passes tests/apps/h5md_check.py.
-    md3d_mpi_check.py restart ... --np P --np-restart Q
+        ghosts were exercised (--periodic-edges: and across every periodic box edge both ways).
+        The P-rank file passes tests/apps/h5md_check.py.
+    mpi_check.py restart ... --np P --np-restart Q
         P ranks to half the steps (checkpoint), then Q ranks from that checkpoint to the end:
         the same as the serial run through.
-    md3d_mpi_check.py thin ... --np P --grid X,Y,Z
+    mpi_check.py thin ... --np P --grid X,Y[,Z]
         a grid whose sub-boxes are thinner than r_cut + skin: exit status 1 and a config error
         naming domain.grid, on every rank, without a hang.
-    md3d_mpi_check.py abort ... --np P
+    mpi_check.py bad_grid ... --np P --grid X,Y[,Z]
+        a grid that does not fit P ranks, written in the config: exit status 1 and a config
+        error naming the file, the line, domain.grid and the rank count, without a hang.
+    mpi_check.py abort ... --np P
         rank 0 alone fails (its output files exist from an earlier run, no --overwrite) while the
         other ranks go on: the job ends at once with status 1 and rank 0's message (MPI_Abort).
 
@@ -63,8 +70,8 @@ def mpirun(args, np_):
     return [args.mpirun, "--oversubscribe", "-np", str(np_)]
 
 
-def md3d_run(args, out, np_=None, extra=()):
-    cmd = ([] if np_ is None else mpirun(args, np_)) + [args.md3d, "run", args.config,
+def app_run(args, out, np_=None, extra=()):
+    cmd = ([] if np_ is None else mpirun(args, np_)) + [args.bin, "run", args.config,
                                                          "--output", out, "--overwrite"]
     if args.grid and np_ is not None:
         cmd += ["--set", "domain.grid=[%s]" % args.grid]
@@ -77,13 +84,15 @@ def load(path):
     with h5py.File(path, "r") as f:
         p = f["particles/all"]
         edges = np.diag(p["box/edges/value"][0])
+        pos = p["position/value"][()]
+        # md2d writes no ids, images or species: particle k, unwrapped frame, one species.
         d = {
-            "id": p["id"][()],
+            "id": p["id"][()] if "id" in p else np.arange(pos.shape[1]),
             "step": p["position/step"][()],
-            "pos": p["position/value"][()],
-            "img": p["image/value"][()],
+            "pos": pos,
+            "img": p["image/value"][()] if "image" in p else np.zeros(pos.shape),
             "vel": p["velocity/value"][()],
-            "species": p["species/value"][()],
+            "species": p["species/value"][()] if "species" in p else np.zeros(pos.shape[1]),
             "edges": edges,
             "boundary": [b.decode() if isinstance(b, bytes) else b
                          for b in p["box"].attrs["boundary"]],
@@ -91,7 +100,15 @@ def load(path):
             "obs_step": f["observables/kinetic_energy/step"][()],
         }
     d["unwrapped"] = d["pos"] + d["img"] * d["edges"]
+    d["periodic"] = np.array([b == "periodic" for b in d["boundary"]])
     return d
+
+
+def min_image(d, ref):
+    """Separations `d` (..., dim) through the minimum image along the periodic axes: a no-op for
+    small ones, and for wrapped positions (md2d) a particle at 1e-12 and one at L - 1e-12 agree."""
+    e = ref["edges"]
+    return np.where(ref["periodic"], d - e * np.round(d / e), d)
 
 
 def compare_runs(ref, got, label):
@@ -102,7 +119,7 @@ def compare_runs(ref, got, label):
     if not np.array_equal(ref["species"], got["species"]):
         fail("%s: species by id differ" % label)
     scale = float(np.max(ref["edges"]))
-    dpos = float(np.max(np.abs(got["unwrapped"] - ref["unwrapped"])))
+    dpos = float(np.max(np.abs(min_image(got["unwrapped"] - ref["unwrapped"], ref))))
     if not dpos <= TOL * scale:
         fail("%s: positions differ by %.3g (box %.3g)" % (label, dpos, scale))
     vmax = float(np.max(np.abs(ref["vel"])))
@@ -126,23 +143,24 @@ def compare_runs(ref, got, label):
           "relative" % (label, len(ref["step"]), n, dpos / scale, dvel / vmax, worst))
 
 
-def dims_for(np_, grid):
+def dims_for(np_, grid, dim):
     if grid:
         return [int(v) for v in grid.split(",")]
     # MPI_Dims_create's choice for the rank counts the tests use (non-increasing factors).
-    return {1: [1, 1, 1], 2: [2, 1, 1], 4: [2, 2, 1], 8: [2, 2, 2]}[np_]
+    return {1: [1, 1, 1], 2: [2, 1, 1], 4: [2, 2, 1], 8: [2, 2, 2]}[np_][:dim]
 
 
-def check_crossings(ref, dims, label):
+def check_crossings(ref, dims, label, periodic_edges=False):
     """The serial trajectory moves particles across every face of the sub-box grid."""
     edges = ref["edges"]
     u = ref["unwrapped"]
-    wrapped = np.mod(u, edges)
-    coord = np.minimum((wrapped / (edges / dims)).astype(int), np.array(dims) - 1)
-    moved = np.diff(u, axis=0)
+    # Into the box along periodic axes; past a soft wall a particle stays in the outer sub-box.
+    wrapped = np.where(ref["periodic"], np.mod(u, edges), u)
+    coord = np.clip(np.floor(wrapped / (edges / dims)).astype(int), 0, np.array(dims) - 1)
+    moved = min_image(np.diff(u, axis=0), ref)
     changed = np.diff(coord, axis=0) != 0
     faces = []
-    for a in range(3):
+    for a in range(len(dims)):
         if dims[a] < 2:
             continue
         for sign, name in ((1, "+"), (-1, "-")):
@@ -158,6 +176,16 @@ def check_crossings(ref, dims, label):
     decomposed = sum(1 for d in dims if d > 1)
     if decomposed >= 2 and multi == 0:
         fail("%s: no particle went through a sub-box edge or corner" % label)
+    if periodic_edges:
+        # Wrapped positions (md2d): a step across the periodic edge jumps by about -+L.
+        d = np.diff(ref["pos"], axis=0)
+        for a in np.flatnonzero(ref["periodic"]):
+            up = int(np.sum(d[:, :, a] < -edges[a] / 2))
+            down = int(np.sum(d[:, :, a] > edges[a] / 2))
+            if up == 0 or down == 0:
+                fail("%s: the periodic edge of %s crossed %d times upwards, %d downwards"
+                     % (label, "xyz"[a], up, down))
+            faces.append("periodic %s +%d -%d" % ("xyz"[a], up, down))
     print("%s: grid %s, face crossings %s, particles through an edge or corner %d"
           % (label, dims, ", ".join(faces), multi))
 
@@ -165,47 +193,72 @@ def check_crossings(ref, dims, label):
 def cmd_compare(args):
     wd = args.workdir
     shutil.rmtree(wd, ignore_errors=True)
-    run(md3d_run(args, os.path.join(wd, "serial")))
-    p = run(md3d_run(args, os.path.join(wd, "np%d" % args.np), args.np))
+    run(app_run(args, os.path.join(wd, "serial")))
+    p = run(app_run(args, os.path.join(wd, "np%d" % args.np), args.np))
     if args.np > 1 and "MPI ranks" not in p.stdout:
         print(p.stdout)
         fail("the run does not report its domain grid")
-    ref = load(os.path.join(wd, "serial", "md3d.h5"))
-    path = os.path.join(wd, "np%d" % args.np, "md3d.h5")
+    ref = load(os.path.join(wd, "serial", args.app + ".h5"))
+    path = os.path.join(wd, "np%d" % args.np, args.app + ".h5")
     got = load(path)
+    dim = ref["pos"].shape[2]
     # The file rank 0 wrote from the gathered frames is valid H5MD on its own.
     h5md_check = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "h5md_check.py")
-    run([sys.executable, h5md_check, path, "--n", str(ref["pos"].shape[1]), "--dim", "3",
+    run([sys.executable, h5md_check, path, "--n", str(ref["pos"].shape[1]), "--dim", str(dim),
          "--frames", str(len(ref["step"]))])
     compare_runs(ref, got, "%d ranks" % args.np)
-    check_crossings(ref, dims_for(args.np, args.grid), "serial trajectory")
+    check_crossings(ref, dims_for(args.np, args.grid, dim), "serial trajectory",
+                    args.periodic_edges)
 
 
 def cmd_restart(args):
     wd = args.workdir
     shutil.rmtree(wd, ignore_errors=True)
     serial, split = os.path.join(wd, "serial"), os.path.join(wd, "split")
-    run(md3d_run(args, serial))
+    run(app_run(args, serial))
     with open(args.config) as f:
         steps = int([l for l in f if l.strip().startswith("steps:")][0].split(":")[1])
-    run(md3d_run(args, split, args.np, ["--steps", str(steps // 2)]))
-    ck = os.path.join(split, "md3d_checkpoint.h5")
-    cmd = mpirun(args, args.np_restart) + [args.md3d, "run", args.config, "--output", split,
+    run(app_run(args, split, args.np, ["--steps", str(steps // 2)]))
+    ck = os.path.join(split, args.app + "_checkpoint.h5")
+    cmd = mpirun(args, args.np_restart) + [args.bin, "run", args.config, "--output", split,
                                            "--restart", ck]
     for kv in args.set:
         cmd += ["--set", kv]
     run(cmd)
-    compare_runs(load(os.path.join(serial, "md3d.h5")), load(os.path.join(split, "md3d.h5")),
+    compare_runs(load(os.path.join(serial, args.app + ".h5")),
+                 load(os.path.join(split, args.app + ".h5")),
                  "%d ranks to step %d, then %d ranks" % (args.np, steps // 2, args.np_restart))
 
 
 def cmd_thin(args):
     wd = args.workdir
     shutil.rmtree(wd, ignore_errors=True)
-    p = run(md3d_run(args, os.path.join(wd, "thin"), args.np), expect=1)
+    p = run(app_run(args, os.path.join(wd, "thin"), args.np), expect=1)
     if "domain.grid" not in p.stdout or "thinner" not in p.stdout:
         print(p.stdout)
         fail("the error does not name domain.grid and the interaction range")
+    print("refused: " + [l for l in p.stdout.splitlines() if "domain.grid" in l][0])
+
+
+def cmd_bad_grid(args):
+    wd = args.workdir
+    shutil.rmtree(wd, ignore_errors=True)
+    os.makedirs(wd)
+    # The grid written in a copy of the config, so the error can name its line.
+    config = os.path.join(wd, "bad_grid.yaml")
+    with open(args.config) as f:
+        text = f.read().rstrip("\n") + "\n"
+    line = text.count("\n") + 2
+    with open(config, "w") as f:
+        f.write(text + "domain:\n  grid: [%s]\n" % args.grid)
+    cmd = mpirun(args, args.np) + [args.bin, "run", config, "--output", os.path.join(wd, "out"),
+                                   "--overwrite"]
+    p = run(cmd, expect=1)
+    where = "%s:%d:" % (config, line)
+    if where not in p.stdout or "domain.grid" not in p.stdout or \
+            "does not fit %d ranks" % args.np not in p.stdout:
+        print(p.stdout)
+        fail("the error does not name %s, domain.grid and the rank count" % where)
     print("refused: " + [l for l in p.stdout.splitlines() if "domain.grid" in l][0])
 
 
@@ -213,12 +266,12 @@ def cmd_abort(args):
     wd = args.workdir
     shutil.rmtree(wd, ignore_errors=True)
     out = os.path.join(wd, "abort")
-    run(md3d_run(args, out, args.np))
-    cmd = mpirun(args, args.np) + [args.md3d, "run", args.config, "--output", out]
+    run(app_run(args, out, args.np))
+    cmd = mpirun(args, args.np) + [args.bin, "run", args.config, "--output", out]
     p = run(cmd, expect=None)
     if p.returncode == 0:
         fail("a run over existing files succeeded")
-    if "md3d.h5" not in p.stdout and "md3d_thermo.csv" not in p.stdout:
+    if args.app + ".h5" not in p.stdout and args.app + "_thermo.csv" not in p.stdout:
         print(p.stdout)
         fail("rank 0's message about the existing files is missing")
     print("aborted with status %d: %s" % (p.returncode,
@@ -227,18 +280,24 @@ def cmd_abort(args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("command", choices=["compare", "restart", "thin", "abort"])
-    ap.add_argument("--md3d", required=True)
+    ap.add_argument("command", choices=["compare", "restart", "thin", "bad_grid", "abort"])
+    app = ap.add_mutually_exclusive_group(required=True)
+    app.add_argument("--md3d", help="the md3d driver")
+    app.add_argument("--md2d", help="the md2d driver")
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--np-restart", type=int, default=1)
     ap.add_argument("--config", required=True)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--grid", default="")
+    ap.add_argument("--periodic-edges", action="store_true",
+                    help="compare: also require crossings of every periodic box edge both ways "
+                         "(wrapped positions: md2d)")
     ap.add_argument("--set", action="append", default=[],
-                    help="key=value over the config, for both runs (md3d run --set)")
+                    help="key=value over the config, for both runs (APP run --set)")
     args = ap.parse_args()
-    {"compare": cmd_compare, "restart": cmd_restart, "thin": cmd_thin,
+    args.app, args.bin = ("md3d", args.md3d) if args.md3d else ("md2d", args.md2d)
+    {"compare": cmd_compare, "restart": cmd_restart, "thin": cmd_thin, "bad_grid": cmd_bad_grid,
      "abort": cmd_abort}[args.command](args)
 
 
