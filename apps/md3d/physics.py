@@ -69,9 +69,10 @@ def pair_shift_table(k, eps_t, sig_t, rc2_t, eshift_t, shift):
 
 @annotate(t='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
           intp='nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz',
-          int='nbr_stride, periodic, ntypes, lanes')
+          int='nbr_stride, periodic, ntypes, lanes, energy')
 def compute_forces(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx, nbr_stride,
-                   lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t, eshift_t, lanes):
+                   lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t, eshift_t, lanes,
+                   energy):
     """LJ force, potential energy and virial of particle i = t // lanes from lane t % lanes.
 
     Run over lanes * n items, on a list whose rows are split over the same lanes
@@ -81,7 +82,8 @@ def compute_forces(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
     them, with the parameters of the pair's types. With lanes = 1 (t = i) these are particle i's
     totals from any list; with more, the arrays hold lanes * n entries and sum_lanes adds each
     particle's lanes in lane order. Several lanes put several GPU threads on one particle when N
-    alone would leave most of the card idle.
+    alone would leave most of the card idle. With energy = 0 only the forces are computed and
+    written (pe and vir untouched; the forces have the same bits): a step nothing samples.
     Pairs in the list but beyond their cutoff (the skin) are skipped. Positions must be wrapped
     on periodic axes (min_image_wrapped). One pair at a time: the GPU form.
     """
@@ -116,20 +118,22 @@ def compute_forces(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
             fxi += ff * dx
             fyi += ff * dy
             fzi += ff * dz
-            ei += lj_energy_inv(inv, eps_t[k], sig_t[k]) - eshift_t[k]
-            wi += ff * r2
+            if energy != 0:
+                ei += lj_energy_inv(inv, eps_t[k], sig_t[k]) - eshift_t[k]
+                wi += ff * r2
     fx[t] = fxi
     fy[t] = fyi
     fz[t] = fzi
-    pe[t] = 0.5 * ei
-    vir[t] = 0.5 * wi
+    if energy != 0:
+        pe[t] = 0.5 * ei
+        vir[t] = 0.5 * wi
 
 
-@annotate(i='int', doublep='fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir', lanes='int')
-def sum_lanes(i, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, lanes):
+@annotate(i='int', doublep='fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir', int='lanes, energy')
+def sum_lanes(i, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, lanes, energy):
     """fx[i] = 0.0 + lfx[i * lanes] + lfx[i * lanes + 1] + ... + lfx[i * lanes + lanes - 1] (fy,
     fz, pe, vir alike): the lanes of compute_forces added in lane order, so the result does not
-    depend on timing."""
+    depend on timing. pe and vir only when energy != 0 (as compute_forces wrote them)."""
     a, b, c, d, e = declare('double', 5)
     k = declare('int')
     a = 0.0
@@ -142,13 +146,15 @@ def sum_lanes(i, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, lanes):
         a += lfx[k]
         b += lfy[k]
         c += lfz[k]
-        d += lpe[k]
-        e += lvir[k]
+        if energy != 0:
+            d += lpe[k]
+            e += lvir[k]
     fx[i] = a
     fy[i] = b
     fz[i] = c
-    pe[i] = d
-    vir[i] = e
+    if energy != 0:
+        pe[i] = d
+        vir[i] = e
 
 
 # Neighbours compute_forces_chunked evaluates per chunk (the length of its private arrays).

@@ -379,19 +379,25 @@ void Simulation::evaluate_forces(bool energies) {
                                         sig_t_,
                                         rc2_t_,
                                         eshift_t_};
-        // The GPU form (compute_forces) takes its lanes; the CPU form runs one per particle.
-        if (!forces_chunked_) args.push_back(int32_t(lanes_));
+        // The GPU form (compute_forces) takes its lanes and whether to write pe and vir (on one
+        // rank: the domain's ensure_energies would redo the halo exchange); the CPU form runs
+        // one particle per item and always writes them.
+        const int32_t energy = energies || domain_ ? 1 : 0;
+        if (!forces_chunked_) {
+            args.push_back(int32_t(lanes_));
+            args.push_back(energy);
+        }
         forces_(lanes_ * n_local_, args);
         if (lanes_ > 1)
             (*sum_lanes_)(n_local_, {force_[0], force_[1], force_[2], pe_, vir_, lane_parts_[0],
                                      lane_parts_[1], lane_parts_[2], lane_parts_[3], lane_parts_[4],
-                                     int32_t(lanes_)});
+                                     int32_t(lanes_), energy});
+        energies = energy != 0 || forces_chunked_;
     }
     if (walls_)
         (*walls_)({pos_[0], pos_[1], pos_[2], force_[0], force_[1], force_[2], pe_, box[0], box[1],
                    box[2], periodic_, config_.system.wall_stiffness, config_.system.wall_range});
-    // Full lists always give the energies.
-    energies_current_ = energies || !newton_;
+    energies_current_ = energies;
     ++(energies_current_ ? energy_passes_ : force_only_passes_);
 }
 

@@ -88,11 +88,11 @@ public:
     // Neighbour update (as the rebuild rule says), then forces, energies and virials at the
     // current positions (+ walls).
     void compute_forces();
-    // With Newton's third law a step computes the pair energies and virials only when the run
-    // loop will sample its end (output.thermo_interval, output.frame_interval, the last step):
-    // LAMMPS' eflag/vflag. The forces have the same bits either way. Whatever reads pe or vir
-    // (observables(), frame(), pe(), vir()) first runs the force pass again with them when
-    // they are missing (ensure_energies).
+    // With Newton's third law (cpu) and with the GPU form on one rank (opencl, cuda), a step
+    // computes the pair energies and virials only when the run loop will sample its end
+    // (output.thermo_interval, output.frame_interval, the last step): LAMMPS' eflag/vflag. The
+    // forces have the same bits either way. Whatever reads pe or vir (observables(), frame(), pe(),
+    // vir()) first runs the force pass again with them when they are missing (ensure_energies).
     void ensure_energies();
     // Force passes so far that computed energies and virials, and that did not.
     int64_t energy_passes() const { return energy_passes_; }

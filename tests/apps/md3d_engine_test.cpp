@@ -319,7 +319,10 @@ TEST(Md3dEngine, ChunkedForcesEqualThePairLoop) {
                                             sig_t,
                                             rc2_t,
                                             eshift_t};
-            if (f == 0) args.push_back(int32_t(1)); // one lane
+            if (f == 0) { // one lane, with energies
+                args.push_back(int32_t(1));
+                args.push_back(int32_t(1));
+            }
             smelt::Elementwise forces(md3d_physics(), kernels[f]);
             forces(args);
             for (const auto &a : r)

@@ -257,6 +257,40 @@ TEST(Md3dNewton, EnergiesOnlyOnSampledStepsKeepTheBits) {
         EXPECT_EQ(sparse->host(sparse->force(a)), every->host(every->force(a)));
 }
 
+// The GPU form of the force loop (compute_forces over full lists, here with 2 lanes on OpenCL:
+// PoCL in CI) skips energies and virials on unsampled steps too, with the same bits.
+TEST(OpenCLMd3dEnergies, OnlyOnSampledStepsKeepTheBits) {
+    bool have_opencl = false;
+    for (const auto &b : smelt::list_backends())
+        have_opencl = have_opencl || (b.name == "opencl" && b.available);
+    if (!have_opencl) GTEST_SKIP() << "no OpenCL device on this machine";
+    auto make = [](int every) {
+        std::ostringstream y;
+        y << kLiquid << "backend: opencl\nneighbor: {lanes: 2}\n"
+          << "output: {h5md: false, csv: false, progress: false, checkpoint: false, "
+          << "thermo_interval: " << every << ", frame_interval: " << every << "}\n";
+        auto s = std::make_unique<Simulation>(md3d_config(y.str()), md3d_physics());
+        s->set_initial_state();
+        return s;
+    };
+    auto sparse = make(7), every = make(1);
+    for (int k = 0; k < 23; ++k) {
+        sparse->step();
+        every->step();
+    }
+    EXPECT_EQ(sparse->energy_passes(), 4);
+    EXPECT_EQ(sparse->force_only_passes(), 20);
+    EXPECT_EQ(every->force_only_passes(), 0);
+    EXPECT_EQ(state_of(*sparse), state_of(*every));
+    for (int a = 0; a < 3; ++a)
+        EXPECT_EQ(sparse->host(sparse->force(a)), every->host(every->force(a)));
+    EXPECT_EQ(sparse->host(sparse->pe()), every->host(every->pe()));
+    EXPECT_EQ(sparse->host(sparse->vir()), every->host(every->vir()));
+    const Observables oa = sparse->observables(), ob = every->observables();
+    EXPECT_EQ(oa.pe, ob.pe);
+    EXPECT_EQ(oa.virial, ob.virial);
+}
+
 TEST(Md3dNewton, AutoIsOnForBinnedListsOnTheCpu) {
     Md3dConfig c = md3d_config(std::string(kLiquid) + kQuiet);
     EXPECT_FALSE(c.neighbor.newton.has_value());

@@ -129,7 +129,7 @@ def forces_from_list(s, lst, periodic, pot, walls=None):
     start, count, idx = lst[:3]
     stride = lst[3] if len(lst) > 3 else 1
     elementwise(P.compute_forces, s.n, *s.pos(), s.fx, s.fy, s.fz, s.pe, s.vir, start, count,
-                idx, stride, *s.boxl(), periodic, s.typ, *pot.tables(), 1)
+                idx, stride, *s.boxl(), periodic, s.typ, *pot.tables(), 1, 1)
     if walls is not None and periodic != 7:
         elementwise(P.apply_walls, s.n, *s.pos(), s.fx, s.fy, s.fz, s.pe, *s.boxl(), periodic,
                     *walls)
@@ -758,9 +758,9 @@ def check_neighbor_lists():
                       % (label, lanes))
                 parts = [np.zeros(s.n * lanes) for _ in range(5)]
                 elementwise(P.compute_forces, s.n * lanes, *s.pos(), *parts, lstart, lcount, lidx,
-                            s.n, *s.boxl(), periodic, s.typ, *pot.tables(), lanes)
+                            s.n, *s.boxl(), periodic, s.typ, *pot.tables(), lanes, 1)
                 split = [np.zeros(s.n) for _ in range(5)]
-                elementwise(P.sum_lanes, s.n, *split, *parts, lanes)
+                elementwise(P.sum_lanes, s.n, *split, *parts, lanes, 1)
                 check(all(np.allclose(split[k], getattr(unsorted, a), rtol=0,
                                       atol=1e-12 * np.abs(getattr(unsorted, a)).max())
                           for k, a in enumerate(("fx", "fy", "fz", "pe", "vir"))),
