@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <regex>
 #include <string>
 
 namespace smelt {
@@ -75,7 +76,7 @@ TEST(BoundsCheck, IntSumsInAnIndexAreExact) {
         EXPECT_EQ(yv[i], xv[i + 1]) << i;
     const std::string m = error_of(summed, {y, x, int32_t(2147483647), int32_t(1)});
     // Items 0..3 read x[2^31 + i]; which is recorded first depends on the schedule.
-    EXPECT_NE(m.find("index 214748364"), std::string::npos) << m;
+    EXPECT_TRUE(std::regex_search(m, std::regex("index 21474836(4[89]|5[01]) "))) << m;
     EXPECT_EQ(m.find("index -"), std::string::npos) << m;
     EXPECT_NE(m.find("is out of range for 'x' (10 elements) in 'summed_index'"), std::string::npos)
         << m;
