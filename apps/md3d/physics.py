@@ -89,7 +89,7 @@ def compute_forces(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
     """
     xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff = declare('double', 12)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
-    i, lane, start, j, row, k = declare('int', 6)
+    i, lane, start, j, row, k, p, step = declare('int', 8)
     i = t // lanes
     lane = t - i * lanes
     xi = x[i]
@@ -105,8 +105,12 @@ def compute_forces(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
     ei = 0.0
     wi = 0.0
     start = nbr_start[i]
+    # Entry lane + lanes s of the row, stepped to rather than computed per neighbour.
+    p = start + lane * nbr_stride
+    step = lanes * nbr_stride
     for s in range(nbr_count[t]):
-        j = nbr_idx[start + (lane + lanes * s) * nbr_stride]
+        j = nbr_idx[p]
+        p += step
         dx = min_image_wrapped(xi - x[j], lx, hx)
         dy = min_image_wrapped(yi - y[j], ly, hy)
         dz = min_image_wrapped(zi - z[j], lz, hz)

@@ -248,7 +248,7 @@ def fill_neighbors_capped_pairwise(t, x, y, xs, ys, nbr_start, nbr_count, nbr_id
     the rows above."""
     xi, yi, hx, hy, dx, dy = declare('double', 6)
     i, lane, cx, cy, ny, j, row, count, key, lo, hi = declare('int', 11)
-    a0, a1, b0, b1 = declare('int', 4)
+    a0, a1, b0, b1, capl, slot, step, k = declare('int', 8)
     i = t // lanes
     lane = t - i * lanes
     xi = x[i]
@@ -262,6 +262,9 @@ def fill_neighbors_capped_pairwise(t, x, y, xs, ys, nbr_start, nbr_count, nbr_id
     b0 = cell_run(cx, ncx, periodic, 2)
     b1 = cell_run(cx, ncx, periodic, 3)
     row = i * (cap + 1) if stride == 1 else i
+    capl = cap // lanes
+    slot = row + lane * stride
+    step = lanes * stride
     count = 0
     for ry in range(3):
         ny = sorted_neighbor_cell(cy, ry, ncy, periodic)
@@ -277,14 +280,17 @@ def fill_neighbors_capped_pairwise(t, x, y, xs, ys, nbr_start, nbr_count, nbr_id
                 hi = cell_end[key + b1]
             else:
                 hi = lo
-            for k in range(lo + lane, hi, lanes):
+            # A counted loop with unit step (neighbors3d.py's form says why).
+            for q in range((hi - lo - lane + lanes - 1) // lanes):
+                k = lo + lane + q * lanes
                 dx = min_image_wrapped(xi - xs[k], lx, hx)
                 dy = min_image_wrapped(yi - ys[k], ly, hy)
                 if dx * dx + dy * dy < rl2:
                     j = order[k]
                     if j != i:
-                        if count < cap // lanes:
-                            nbr_idx[row + (lane + lanes * count) * stride] = j
+                        if count < capl:
+                            nbr_idx[slot] = j
+                            slot += step
                         count += 1
     if lane == 0:
         nbr_start[i] = row
