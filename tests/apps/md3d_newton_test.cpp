@@ -222,11 +222,11 @@ TEST(Md3dNewton, RestartRebuildsTheListOfTheRun) {
 // A step the run loop does not sample (output.thermo_interval, frame_interval) skips the pair
 // energies and virials: the trajectory and the forces keep their bits, and pe and vir read
 // after such a step (one force pass more) are those of a run that computed them every step.
-TEST(Md3dNewton, EnergiesOnlyOnSampledStepsKeepTheBits) {
-    SerialCpu serial;
-    auto make = [](int every) {
+// `setup` is the config's lines for the backend and the lists.
+void expect_energies_only_on_sampled_steps(const std::string &setup) {
+    auto make = [&](int every) {
         std::ostringstream y;
-        y << kLiquid << "neighbor: {newton: true}\n"
+        y << kLiquid << setup
           << "output: {h5md: false, csv: false, progress: false, checkpoint: false, "
           << "thermo_interval: " << every << ", frame_interval: " << every << "}\n";
         auto s = std::make_unique<Simulation>(md3d_config(y.str()), md3d_physics());
@@ -257,6 +257,11 @@ TEST(Md3dNewton, EnergiesOnlyOnSampledStepsKeepTheBits) {
         EXPECT_EQ(sparse->host(sparse->force(a)), every->host(every->force(a)));
 }
 
+TEST(Md3dNewton, EnergiesOnlyOnSampledStepsKeepTheBits) {
+    SerialCpu serial;
+    expect_energies_only_on_sampled_steps("neighbor: {newton: true}\n");
+}
+
 // The GPU form of the force loop (compute_forces over full lists, here with 2 lanes on OpenCL:
 // PoCL in CI) skips energies and virials on unsampled steps too, with the same bits.
 TEST(OpenCLMd3dEnergies, OnlyOnSampledStepsKeepTheBits) {
@@ -264,31 +269,7 @@ TEST(OpenCLMd3dEnergies, OnlyOnSampledStepsKeepTheBits) {
     for (const auto &b : smelt::list_backends())
         have_opencl = have_opencl || (b.name == "opencl" && b.available);
     if (!have_opencl) GTEST_SKIP() << "no OpenCL device on this machine";
-    auto make = [](int every) {
-        std::ostringstream y;
-        y << kLiquid << "backend: opencl\nneighbor: {lanes: 2}\n"
-          << "output: {h5md: false, csv: false, progress: false, checkpoint: false, "
-          << "thermo_interval: " << every << ", frame_interval: " << every << "}\n";
-        auto s = std::make_unique<Simulation>(md3d_config(y.str()), md3d_physics());
-        s->set_initial_state();
-        return s;
-    };
-    auto sparse = make(7), every = make(1);
-    for (int k = 0; k < 23; ++k) {
-        sparse->step();
-        every->step();
-    }
-    EXPECT_EQ(sparse->energy_passes(), 4);
-    EXPECT_EQ(sparse->force_only_passes(), 20);
-    EXPECT_EQ(every->force_only_passes(), 0);
-    EXPECT_EQ(state_of(*sparse), state_of(*every));
-    for (int a = 0; a < 3; ++a)
-        EXPECT_EQ(sparse->host(sparse->force(a)), every->host(every->force(a)));
-    EXPECT_EQ(sparse->host(sparse->pe()), every->host(every->pe()));
-    EXPECT_EQ(sparse->host(sparse->vir()), every->host(every->vir()));
-    const Observables oa = sparse->observables(), ob = every->observables();
-    EXPECT_EQ(oa.pe, ob.pe);
-    EXPECT_EQ(oa.virial, ob.virial);
+    expect_energies_only_on_sampled_steps("backend: opencl\nneighbor: {lanes: 2}\n");
 }
 
 TEST(Md3dNewton, AutoIsOnForBinnedListsOnTheCpu) {
