@@ -1,6 +1,7 @@
 #include "md3d/config.h"
 
 #include "common/domain/cart_grid.h"
+#include "common/domain/grid_config.h"
 #include "common/domain/mpi_env.h"
 #include "common/h5md_reader.h"
 #include "common/lattice_config.h"
@@ -389,39 +390,16 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
 }
 
 DomainConfig parse_domain(const ConfigNode &dom) {
-    dom.expect_keys({"grid"});
     DomainConfig out;
-    if (auto g = dom.find("grid")) {
-        auto items = g->elements();
-        if (!g->is_sequence() || items.size() != 3)
-            g->fail("expected three rank counts [x, y, z] (0 = chosen by MPI)");
-        for (size_t a = 0; a < 3; ++a) {
-            out.grid[a] = items[a].as<int>();
-            if (out.grid[a] < 0) items[a].fail("must be >= 0 (0 = chosen by MPI)");
-        }
-    }
+    domain::parse_grid(dom, out.grid);
     return out;
 }
 
 // On more than one MPI rank: the grid must fit the rank count, and every decomposed axis' sub-box
 // must hold the interaction range (ghosts come from the adjacent ranks only).
 void check_domain(const ConfigNode &root, const Md3dConfig &c) {
-    if (!mpi::distributed()) return;
-    const ConfigNode dom = root.optional_section("domain");
-    auto fail = [&](const std::string &message) {
-        if (dom.has("grid")) dom.fail_at("grid", message);
-        root.fail_as("domain.grid", message);
-    };
-    std::array<int, 3> dims;
-    try {
-        dims = domain::choose_dims(mpi::size(), c.domain.grid);
-    } catch (const std::invalid_argument &e) {
-        fail(e.what());
-    }
-    const auto grid = domain::CartGrid::make(
-        0, dims, c.system.box, {c.axis_periodic(0), c.axis_periodic(1), c.axis_periodic(2)});
-    const std::string thin = domain::check_thickness(grid, c.r_list());
-    if (!thin.empty()) fail(thin);
+    domain::check_grid(root, c.domain.grid, c.system.box,
+                       {c.axis_periodic(0), c.axis_periodic(1), c.axis_periodic(2)}, c.r_list(), 3);
 }
 
 // Checks that need more than one section.
