@@ -19,6 +19,7 @@ neural-network potentials (flax, e3nn-jax, ...) need not be installed.
 
 import argparse
 import importlib
+import importlib.util
 import json
 import os
 import subprocess

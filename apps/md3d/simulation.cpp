@@ -98,8 +98,7 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
         newton_forces_.emplace(physics, "compute_forces_newton", options_);
         newton_.emplace(physics, options_, n_local_, real_);
     } else {
-        lanes_ = neighbors_.spec().lanes;
-        if (lanes_ > 1) sum_lanes_.emplace(physics, "sum_lanes", options_);
+        if (neighbors_.spec().lanes > 1) sum_lanes_.emplace(physics, "sum_lanes", options_);
     }
     if (domain_) local_periodic_ = domain_->local_mask();
     const auto n = static_cast<size_t>(n_local_);
@@ -349,9 +348,10 @@ void Simulation::evaluate_forces(bool energies) {
             newton_->sum_forces_into(force_[0], force_[1], force_[2]);
     } else {
         // One lane: the kernel writes the totals; more: each lane's part, then their sum.
+        const int lanes = neighbors_.spec().lanes;
         std::array<Array *, 5> out = {&force_[0], &force_[1], &force_[2], &pe_, &vir_};
-        if (lanes_ > 1) {
-            const auto parts = size_t(lanes_ * n_local_);
+        if (lanes > 1) {
+            const auto parts = size_t(lanes * n_local_);
             for (size_t q = 0; q < 5; ++q) {
                 if (lane_parts_[q].size() != parts) lane_parts_[q] = empty(parts, real_, backend_);
                 out[q] = &lane_parts_[q];
@@ -384,14 +384,14 @@ void Simulation::evaluate_forces(bool energies) {
         // one particle per item and always writes them.
         const int32_t energy = energies || domain_ ? 1 : 0;
         if (!forces_chunked_) {
-            args.push_back(int32_t(lanes_));
+            args.push_back(int32_t(lanes));
             args.push_back(energy);
         }
-        forces_(lanes_ * n_local_, args);
-        if (lanes_ > 1)
+        forces_(lanes * n_local_, args);
+        if (lanes > 1)
             (*sum_lanes_)(n_local_, {force_[0], force_[1], force_[2], pe_, vir_, lane_parts_[0],
                                      lane_parts_[1], lane_parts_[2], lane_parts_[3], lane_parts_[4],
-                                     int32_t(lanes_), energy});
+                                     int32_t(lanes), energy});
         energies = energy != 0 || forces_chunked_;
     }
     if (walls_)

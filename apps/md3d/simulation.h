@@ -210,10 +210,9 @@ private:
     // force kernel and its buffers; empty with full lists.
     std::optional<smelt::Elementwise> newton_forces_;
     std::optional<NewtonBuffers> newton_;
-    // Full lists with several threads per particle (neighbor.lanes > 1): compute_forces writes
+    // Full lists with several threads per particle (the list's lanes > 1): compute_forces writes
     // each lane's sums into lane_parts_ (fx, fy, fz, pe, vir; lanes * n entries), sum_lanes adds
     // them in lane order.
-    int lanes_ = 1;
     std::array<smelt::Array, 5> lane_parts_;
     std::optional<smelt::Elementwise> sum_lanes_;
     bool energies_current_ = false; // pe_ and vir_ belong to the current forces
