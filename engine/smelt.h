@@ -65,6 +65,7 @@ namespace primitives {
 struct ProgramData;
 struct ElementwiseState;
 struct ReductionState;
+struct PendingSlot;
 struct ScanState;
 struct KernelState;
 struct LoopFunctionState;
@@ -330,6 +331,21 @@ private:
     std::unique_ptr<primitives::ElementwiseState> s_;
 };
 
+// A Reduction's value on its way to the host (Reduction::start). get() waits for the copy, not
+// for device work queued after start(); a PendingValue is valid until its Reduction's next
+// start() (UsageError after that) and may outlive the Reduction.
+class PendingValue {
+public:
+    PendingValue() = default;
+    Value get() const;
+    bool empty() const { return slot_ == nullptr; }
+
+private:
+    friend class Reduction;
+    std::shared_ptr<primitives::PendingSlot> slot_;
+    uint64_t generation_ = 0;
+};
+
 // reduce_expr over map(i, ...) for i in [0, n) (Compyle's Reduction).
 //
 //   - reduce_expr: a Python expression in `a` and `b` ("a+b", "min(a, b)", "max(a, b)", any
@@ -358,6 +374,12 @@ public:
     // naming unknown, missing and repeated names; and without a map_func, whose one array has no
     // name).
     Value operator()(const NamedArgs &named);
+    // The reduction queued without waiting for it: its value goes to result[0] on the device
+    // (an Array of dtype_out, after the precision switch, on this Reduction's backend), where
+    // kernels queued after this call can read it, and a copy travels to the host behind the
+    // queued work. PendingValue::get() waits for that copy only, so the device can run work
+    // queued in between while the host waits (on the CPU the value is ready at once).
+    PendingValue start(const std::vector<Arg> &args, const Array &result);
     const std::string &source() const;
 
 private:

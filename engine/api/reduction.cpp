@@ -26,6 +26,14 @@ struct ReductionSpec {
     std::vector<ir::BoundsSite> sites;
 };
 
+// The host copy of Reduction::start()'s value, shared with the PendingValues it gave.
+struct PendingSlot {
+    std::mutex mutex;
+    std::unique_ptr<HostStage> stage;
+    DType dtype = DType::Float64;
+    uint64_t generation = 0; // of the last start()
+};
+
 struct ReductionState {
     std::optional<Program> program;
     std::string reduce_expr, map_func, neutral;
@@ -38,7 +46,8 @@ struct ReductionState {
 
     std::mutex mutex;
     SpecCache<ReductionSpec> specs;
-    Buffer result; // one element of dtype_out, allocated on first use
+    Buffer result;                        // one element of dtype_out, allocated on first use
+    std::shared_ptr<PendingSlot> pending; // start()'s host copies, made on first use
     std::string key;
     std::vector<const Arg *> argp;
     std::vector<KernelArg> kargs;
@@ -177,10 +186,12 @@ Reduction::~Reduction() = default;
 Reduction::Reduction(Reduction &&) noexcept = default;
 Reduction &Reduction::operator=(Reduction &&) noexcept = default;
 
-Value Reduction::operator()(const std::vector<Arg> &args) {
-    ReductionState &s = *s_;
+namespace {
+
+// Runs the reduction of `args` into out[0] (device memory of one dtype_out element); the caller
+// holds s.mutex.
+void run_into(ReductionState &s, const std::vector<Arg> &args, const Buffer &out) {
     profile::Scope profile(*s.backend, "Reduction", s.reduce_expr, s.map_func);
-    std::lock_guard<std::mutex> lock(s.mutex);
     int64_t n = -1;
     if (s.map_func.empty()) {
         if (args.size() != 1 || !args[0].is_array())
@@ -209,20 +220,60 @@ Value Reduction::operator()(const std::vector<Arg> &args) {
         s.argp.push_back(&a);
     primitives::check_lengths("the map function '" + s.map_func + "'", s.names, s.argp,
                               spec.indexed_at_item, n);
-    const size_t bytes = dtype_size(s.dtype_out);
-    if (!s.result.handle) s.result = s.backend->allocate(bytes);
     if (!spec.checked) {
         primitives::pack_args(s.argp, spec.packed, s.names, *s.backend, s.kargs);
-        s.target->run_reduction(*s.backend, spec.kernel, n, s.kargs, s.result);
+        s.target->run_reduction(*s.backend, spec.kernel, n, s.kargs, out);
     } else {
         primitives::CheckedLaunch checked(s.argp, s.names, *s.backend);
         primitives::pack_args(checked.args, spec.packed, checked.names, *s.backend, s.kargs);
-        s.target->run_reduction(*s.backend, spec.kernel, n, s.kargs, s.result);
+        s.target->run_reduction(*s.backend, spec.kernel, n, s.kargs, out);
         checked.report(spec.sites);
     }
+}
+
+} // namespace
+
+Value Reduction::operator()(const std::vector<Arg> &args) {
+    ReductionState &s = *s_;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const size_t bytes = dtype_size(s.dtype_out);
+    if (!s.result.handle) s.result = s.backend->allocate(bytes);
+    run_into(s, args, s.result);
     alignas(8) unsigned char out[8] = {};
     s.backend->read(s.result, 0, out, bytes);
     return Value(s.dtype_out, out);
+}
+
+PendingValue Reduction::start(const std::vector<Arg> &args, const Array &result) {
+    ReductionState &s = *s_;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (result.is_null() || result.size() < 1 || result.dtype() != s.dtype_out ||
+        &result.backend() != s.backend)
+        throw UsageError("Reduction::start: the result must be an Array of at least one " +
+                         std::string(dtype_name(s.dtype_out)) + " on the '" + s.backend->name() +
+                         "' backend (the reduction's dtype_out after the precision switch)");
+    run_into(s, args, result.buffer());
+    if (!s.pending) {
+        s.pending = std::make_shared<primitives::PendingSlot>();
+        s.pending->stage = s.backend->host_stage(8);
+        s.pending->dtype = s.dtype_out;
+    }
+    primitives::PendingSlot &slot = *s.pending;
+    std::lock_guard<std::mutex> slot_lock(slot.mutex);
+    slot.stage->start(result.buffer(), 0, dtype_size(s.dtype_out));
+    PendingValue p;
+    p.slot_ = s.pending;
+    p.generation_ = ++slot.generation;
+    return p;
+}
+
+Value PendingValue::get() const {
+    if (!slot_) throw UsageError("PendingValue::get() on an empty PendingValue");
+    std::lock_guard<std::mutex> lock(slot_->mutex);
+    if (generation_ != slot_->generation)
+        throw UsageError("PendingValue::get(): its Reduction was started again since; a pending "
+                         "value is valid until the next start()");
+    return Value(slot_->dtype, slot_->stage->wait());
 }
 
 Value Reduction::operator()(const NamedArgs &named) {

@@ -6,6 +6,7 @@
 //   Buffer.handle       cpu: host pointer         opencl: cl_mem            cuda: CUdeviceptr
 //   allocate/release    new/delete (aligned)      clCreateBuffer/Release    cuMemAlloc/cuMemFree
 //   write/read/copy     memcpy                    clEnqueueWrite/Read/Copy  cuMemcpyHtoD/DtoH/DtoD
+//   host_stage          memcpy at start()         non-blocking read+event   page-locked + event
 //   build               c++ -shared → .so         clBuildProgram → binary   NVRTC → cubin
 //   load                dlopen                    clCreateProgramWithBinary cuModuleLoadData
 //   Module::function    dlsym                     clCreateKernel            cuModuleGetFunction
@@ -134,6 +135,23 @@ struct ToolchainKey {
     std::string device; // device model / architecture the binary is specific to
 };
 
+// A small device-to-host copy that does not make the host wait for it when it is queued: start()
+// queues the copy behind the work queued before it and returns; wait() blocks until the bytes
+// have landed (not for work queued after start()) and returns them. An app can then queue more
+// device work between start() and wait(), and the device stays busy while the host waits.
+// One copy in flight per stage: start() again first waits for the one before.
+class HostStage {
+public:
+    virtual ~HostStage() = default;
+    // Copies `bytes` bytes (at most the capacity the stage was made with) from `src` at `offset`.
+    virtual void start(const Buffer &src, size_t offset, size_t bytes) = 0;
+    // The bytes of the last start(); UsageError when nothing was started.
+    virtual const void *wait() = 0;
+};
+
+// UsageError when a stage of `capacity` bytes is asked to copy `bytes`.
+void check_stage_size(size_t bytes, size_t capacity);
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -155,6 +173,9 @@ public:
     // and host mirrors need no transfers (the CPU; OpenCL on a CPU device could say yes too).
     virtual bool host_addressable() const = 0;
     virtual void synchronize() = 0; // waits for queued work (no-op on the CPU)
+    // A stage for reads of up to `capacity` bytes (HostStage). The default copies at start()
+    // with read(), which is what the CPU, whose work is done when it returns, needs.
+    virtual std::unique_ptr<HostStage> host_stage(size_t capacity);
 
     // --- toolchain (uncached steps; KernelLoader adds the disk and in-process caches) ---
     virtual ToolchainKey toolchain_key(const ModuleSource &src) const = 0;

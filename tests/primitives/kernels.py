@@ -137,3 +137,7 @@ def row_total(x, i, m):
 
 def row_sums(i, x, y, m):
     y[i] = row_total(x, i, m)
+
+
+def plus_first(i, y, x):
+    y[i] = x[0] + i

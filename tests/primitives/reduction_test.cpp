@@ -126,6 +126,52 @@ TEST(Reduction, SinglePrecisionReducesInFloat) {
     EXPECT_NE(fn, std::string::npos) << sum.source();
 }
 
+// start(): the value lands in the result Array, where a kernel queued after the call reads it,
+// and get() brings the same value to the host.
+TEST(Reduction, StartLeavesTheValueOnTheDeviceAndBringsItBack) {
+    Reduction mx(nullptr, "max(a, b)", "", DType::Float64, "-inf", test_options());
+    Elementwise plus_first(kernels(), "plus_first", test_options());
+    for (size_t n : {size_t(1), size_t(33), size_t(300001)}) {
+        auto v = small_values<double>(n, -100000, 100000, unsigned(n) + 2);
+        const double want = *std::max_element(v.begin(), v.end());
+        Array a = to_device(v);
+        Array result = zeros(1, DType::Float64, &test_device());
+        Array y = zeros(4, DType::Float64, &test_device());
+        PendingValue pending = mx.start({a}, result);
+        plus_first({y, result}); // queued behind the reduction, before the host has its value
+        EXPECT_EQ(pending.get().as<double>(), want) << n;
+        const auto got = y.to_vector<double>();
+        for (size_t k = 0; k < got.size(); ++k)
+            EXPECT_EQ(got[k], want + double(k)) << n;
+        EXPECT_EQ(result.to_vector<double>()[0], want);
+        EXPECT_EQ(mx({a}).as<double>(), want); // the waiting call agrees
+    }
+    // No elements: the neutral value.
+    Array result = zeros(1, DType::Float64, &test_device());
+    EXPECT_EQ(mx.start({zeros(0, DType::Float64, &test_device())}, result).get().as<double>(),
+              -std::numeric_limits<double>::infinity());
+}
+
+TEST(Reduction, StartMisuseIsAUsageError) {
+    Reduction sum(nullptr, "a+b", "", DType::Int64, "0", test_options());
+    Array a = to_device(std::vector<int64_t>{1, 2, 3});
+    Array result = zeros(1, DType::Int64, &test_device());
+    PendingValue first = sum.start({a}, result);
+    PendingValue second = sum.start({a}, result);
+    EXPECT_THROW(first.get(), UsageError); // started again since
+    EXPECT_EQ(second.get().as<int64_t>(), 6);
+    EXPECT_THROW(PendingValue().get(), UsageError);
+    EXPECT_THROW(sum.start({a}, zeros(1, DType::Float64, &test_device())), UsageError);
+    EXPECT_THROW(sum.start({a}, zeros(0, DType::Int64, &test_device())), UsageError);
+    // A pending value outlives its Reduction.
+    PendingValue kept;
+    {
+        Reduction again(nullptr, "a+b", "", DType::Int64, "0", test_options());
+        kept = again.start({a}, result);
+    }
+    EXPECT_EQ(kept.get().as<int64_t>(), 6);
+}
+
 TEST(Reduction, ExpressionMistakesAreLocated) {
     try {
         Reduction bad(nullptr, "a +* b", "", DType::Float64, "0", test_options());

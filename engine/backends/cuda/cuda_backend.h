@@ -65,6 +65,8 @@ public:
               size_t bytes) override;
     bool host_addressable() const override { return false; }
     void synchronize() override;
+    // Page-locked host memory and an event (backends/cuda/host_stage.cpp).
+    std::unique_ptr<HostStage> host_stage(size_t capacity) override;
 
     ToolchainKey toolchain_key(const ModuleSource &src) const override;
     std::string source_extension() const override { return ".cu"; }
@@ -105,10 +107,11 @@ public:
     bool capturing() const;
     // The name of a kernel (cuFuncGetName where the driver has it), for messages.
     std::string kernel_name(void *function) const;
-
-private:
+    // BackendError for a failed call that may report an earlier kernel's fault (a wait or a
+    // copy), naming the last kernel launched.
     void check_sync(CUresult r, const std::string &what);
 
+private:
     int ordinal_ = 0;
     CUdevice device_ = 0;
     CUcontext context_ = nullptr;

@@ -5,6 +5,7 @@
 //                    a host mirror and move data with push()/pull()
 //   write/read       blocking clEnqueueWriteBuffer / clEnqueueReadBuffer: the host memory may
 //                    be reused on return, and a read sees every kernel queued before it
+//   host_stage       a non-blocking clEnqueueReadBuffer, flushed, and its event
 //   copy, launch     queued (clEnqueueCopyBuffer, clEnqueueNDRangeKernel); synchronize() is
 //                    clFinish
 //   build            clCreateProgramWithSource + clBuildProgram (-cl-std=CL1.2 + extra flags);
@@ -74,6 +75,8 @@ public:
               size_t bytes) override;
     bool host_addressable() const override { return false; }
     void synchronize() override;
+    // A non-blocking read and its event (backends/opencl/host_stage.cpp).
+    std::unique_ptr<HostStage> host_stage(size_t capacity) override;
 
     // compiler: "OpenCL <platform> (<platform version>)", version: the driver and device
     // versions, flags: the build options, device: the device's vendor and name.
