@@ -21,7 +21,11 @@ void sort_by_key(Array &keys, Array *values, const SortOptions &options) {
         if (&values->backend() != &keys.backend())
             throw UsageError("sort_by_key: keys and values live on different backends");
     }
-    primitives::primitive_target(keys.backend()).sort_by_key(keys, values, options.num_threads);
+    if (options.key_bits < 0 || options.key_bits > int(8 * dtype_size(keys.dtype())))
+        throw UsageError("sort_by_key: key_bits " + std::to_string(options.key_bits) +
+                         " outside 0.." + std::to_string(8 * dtype_size(keys.dtype())) +
+                         " for keys of dtype " + dtype_name(keys.dtype()));
+    primitives::primitive_target(keys.backend()).sort_by_key(keys, values, options);
 }
 
 Array argsort(const Array &keys, DType index_dtype, const SortOptions &options) {

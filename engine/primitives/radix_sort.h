@@ -11,6 +11,11 @@ namespace smelt {
 
 struct SortOptions {
     int num_threads = 0; // 0: the keys' backend's thread count
+    // Integer keys known to lie in [0, 2^key_bits): a device sort may then look at the low
+    // key_bits bits only (fewer radix passes: cell indices below 2^16 take two of CUB's four
+    // on int32). Keys outside that range come out in an unspecified order. 0: every bit. The
+    // CPU's host sort, and floating-point keys, use every bit whatever this says.
+    int key_bits = 0;
 };
 
 // Sorts `keys` in place; `values` (same length, any dtype) is permuted with them.

@@ -7,6 +7,7 @@
 #include "array/array.h"
 #include "backends/backend.h"
 #include "codegen/dialect.h"
+#include "primitives/radix_sort.h"
 #include "primitives/wrapper_spec.h"
 
 #include <memory>
@@ -66,8 +67,9 @@ public:
     // keeping their input order and signs; NaNs last). The caller (radix_sort.cpp) has checked
     // that `values` has the keys' size and backend, and that index_dtype is Int32 (with at
     // most INT32_MAX keys) or Int64. num_threads: the CPU's threads; 0 means the backend's.
-    // Sorts `keys` in place and moves `values` (null: none; any dtype) with them.
-    virtual void sort_by_key(Array &keys, Array *values, int num_threads) const = 0;
+    // Sorts `keys` in place and moves `values` (null: none; any dtype) with them; options as in
+    // radix_sort.h (key_bits checked to be within the key's width).
+    virtual void sort_by_key(Array &keys, Array *values, const SortOptions &options) const = 0;
     // The indices that sort `keys` (keys[i[0]] <= keys[i[1]] <= ...); the keys stay as they are.
     virtual Array argsort(const Array &keys, DType index_dtype, int num_threads) const = 0;
 };

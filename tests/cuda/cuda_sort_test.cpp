@@ -2,6 +2,7 @@
 // every key dtype, values of 1, 4 and 8 bytes or none, -0.0/+0.0 kept in input order with their
 // signs, NaNs last as the canonical NaN, the edge sizes.
 #include "cuda_test_util.h"
+#include "runtime/sort_key_bits.h"
 
 #ifdef SMELT_HAVE_CUDA
 
@@ -143,6 +144,15 @@ TEST(CudaSort, LargeInputs) {
     sort_case<int32_t, int32_t>(cuda_dev, n, true);
     sort_case<float, int64_t>(cuda_dev, n, true);
     sort_case<uint64_t, uint32_t>(cuda_dev, n, true);
+}
+
+TEST(CudaSort, KeyBitsSortTheLowBitsOnly) {
+    SMELT_REQUIRE_CUDA();
+    for (size_t n : {size_t(33), size_t(70001)}) {
+        testing_util::expect_key_bits_sort<int32_t>(&cuda_dev, n);
+        testing_util::expect_key_bits_sort<uint32_t>(&cuda_dev, n);
+        testing_util::expect_key_bits_sort<int64_t>(&cuda_dev, n);
+    }
 }
 
 TEST(CudaSort, MistakesAreUsageErrors) {

@@ -2,6 +2,7 @@
 // operator<: every key dtype, keys alone, keys with values, argsort with both index types. Keys
 // are compared bit for bit (zeros keep their signs, NaNs their payloads).
 #include "opencl_test_util.h"
+#include "runtime/sort_key_bits.h"
 
 #include <gtest/gtest.h>
 
@@ -118,6 +119,15 @@ TEST(OpenCLRadixSort, MatchesStableSortEveryDtype) {
     check_dtype<uint64_t>(cl, kSmall);
     check_dtype<float>(cl, kLarge);
     check_dtype<double>(cl, kSmall);
+}
+
+TEST(OpenCLRadixSort, KeyBitsSortTheLowBitsOnly) {
+    SMELT_OPENCL_OR_SKIP(cl);
+    for (size_t n : {size_t(33), size_t(70001)}) {
+        testing_util::expect_key_bits_sort<int32_t>(cl, n);
+        testing_util::expect_key_bits_sort<uint32_t>(cl, n);
+        testing_util::expect_key_bits_sort<int64_t>(cl, n);
+    }
 }
 
 TEST(OpenCLRadixSort, ValuesOfEverySizeMoveWithKeys) {

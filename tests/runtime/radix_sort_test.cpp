@@ -3,6 +3,7 @@
 // boundaries. Keys are compared bit for bit, so the sign of each zero is checked too.
 #include "array/array_ops.h"
 #include "primitives/radix_sort.h"
+#include "runtime/sort_key_bits.h"
 #include "support/error.h"
 
 #include <gtest/gtest.h>
@@ -227,6 +228,17 @@ TEST(RadixSort, NaNsSortLastInInputOrder) {
               (std::vector<float>{-3.f, 1.f, 2.f}));
     EXPECT_TRUE(std::isnan(got[3]) && std::isnan(got[4]) && std::isnan(got[5]));
     EXPECT_EQ(v.to_vector<int64_t>(), (std::vector<int64_t>{3, 4, 1, 0, 2, 5}));
+}
+
+// The host sort looks at every bit whatever key_bits says; the bound is checked everywhere.
+TEST(RadixSort, KeyBitsSortTheLowBitsOnly) {
+    testing_util::expect_key_bits_sort<int32_t>(nullptr, 70001);
+    Array k = Array::from_vector(std::vector<int32_t>{3, 1, 2});
+    SortOptions wide;
+    wide.key_bits = 33;
+    EXPECT_THROW(sort_by_key(k, nullptr, wide), UsageError);
+    wide.key_bits = -1;
+    EXPECT_THROW(sort_by_key(k, nullptr, wide), UsageError);
 }
 
 TEST(RadixSort, MismatchedArraysAreUsageErrors) {

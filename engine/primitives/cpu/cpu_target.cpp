@@ -51,8 +51,8 @@ public:
         backend.launch(k.entries[0], LaunchDims::linear(n), args);
     }
 
-    void sort_by_key(Array &keys, Array *values, int num_threads) const override {
-        cpu::sort_by_key(keys, values, num_threads);
+    void sort_by_key(Array &keys, Array *values, const SortOptions &options) const override {
+        cpu::sort_by_key(keys, values, options.num_threads);
     }
     Array argsort(const Array &keys, DType index_dtype, int num_threads) const override {
         return cpu::argsort(keys, index_dtype, num_threads);

@@ -92,8 +92,8 @@ public:
     }
 
     // CUB's radix sort (sort.h); in a build without CUDA no array lives on a CUDA backend.
-    void sort_by_key(Array &keys, Array *values, int) const override {
-        cuda::sort_by_key(keys, values);
+    void sort_by_key(Array &keys, Array *values, const SortOptions &options) const override {
+        cuda::sort_by_key(keys, values, options.key_bits);
     }
     Array argsort(const Array &keys, DType index_dtype, int) const override {
         return cuda::argsort(keys, index_dtype);

@@ -100,7 +100,7 @@ bool is_float(DType d) {
 
 } // namespace
 
-void sort_by_key(Array &keys, Array *values) {
+void sort_by_key(Array &keys, Array *values, int key_bits) {
     CudaBackend &b = as_cuda(keys.backend());
     const int n = checked_count(keys, "sort_by_key");
     if (n <= 1) return;
@@ -111,13 +111,15 @@ void sort_by_key(Array &keys, Array *values) {
     const CUdeviceptr keys_p = device_ptr(keys), values_p = values ? device_ptr(*values) : 0;
 
     if (auto key = native_key(keys.dtype()); key && (vbytes == 0 || vbytes == 4 || vbytes == 8)) {
-        const size_t temp = cs::temp_bytes(*key, vbytes, n, 8 * int(kbytes));
+        // Keys in [0, 2^key_bits): their higher bits, sign bit included, are all zero.
+        const int end_bit = key_bits > 0 ? key_bits : 8 * int(kbytes);
+        const size_t temp = cs::temp_bytes(*key, vbytes, n, end_bit);
         Layout l;
         const size_t alt_k = l.take(n * kbytes), alt_v = l.take(size_t(n) * vbytes),
                      t = l.take(temp);
         const CUdeviceptr base = b.scratch(l.end);
-        cs::sort(*key, vbytes, keys_p, base + alt_k, values_p, base + alt_v, n, 8 * int(kbytes),
-                 base + t, temp, s);
+        cs::sort(*key, vbytes, keys_p, base + alt_k, values_p, base + alt_v, n, end_bit, base + t,
+                 temp, s);
         return;
     }
     // Mapped keys sorted with their indices, then keys and values gathered from copies.
@@ -180,7 +182,7 @@ Array argsort(const Array &keys, DType index_dtype) {
 
 #else
 
-void sort_by_key(Array &, Array *) {
+void sort_by_key(Array &, Array *, int) {
     SMELT_INTERNAL_ASSERT(false, "CUDA sort in a build without CUDA");
 }
 

@@ -15,7 +15,8 @@
 
 namespace smelt::primitives::cuda {
 
-void sort_by_key(Array &keys, Array *values);
+// key_bits: SortOptions::key_bits (the native integer path sorts bits [0, key_bits) only).
+void sort_by_key(Array &keys, Array *values, int key_bits = 0);
 Array argsort(const Array &keys, DType index_dtype);
 
 } // namespace smelt::primitives::cuda

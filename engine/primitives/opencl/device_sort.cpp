@@ -71,9 +71,15 @@ void scan_counts(OpenCLBackend &b, const SortProgram &p, const Buffer &x, int64_
 // using kb/vb as the other half of each ping-pong pair. `iota`: the first pass writes the input
 // positions as values instead of reading va.
 void lsd_sort(OpenCLBackend &b, Layout layout, DType key, int64_t n, const Buffer &ka,
-              const Buffer &kb, size_t value_size, const Buffer *va, const Buffer *vb, bool iota) {
+              const Buffer &kb, size_t value_size, const Buffer *va, const Buffer *vb, bool iota,
+              int key_bits = 0) {
     if (n <= 1 && !iota) return;
-    if (layout == Layout::Gpu) return gpu_lsd_sort(b, key, n, ka, kb, value_size, va, vb, iota);
+    // Whole bytes of the key to pass over: all, or those holding bits [0, key_bits) of integer
+    // keys known to lie in [0, 2^key_bits).
+    const bool integer = key != DType::Float32 && key != DType::Float64;
+    const int key_bytes = integer && key_bits > 0 ? (key_bits + 7) / 8 : int(dtype_size(key));
+    if (layout == Layout::Gpu)
+        return gpu_lsd_sort(b, key, n, ka, kb, value_size, va, vb, iota, key_bytes);
     const bool wide = n > static_cast<int64_t>(std::numeric_limits<uint32_t>::max());
     const size_t count_bytes = wide ? 8 : 4;
     const SortProgram plain = sort_program(b, key, value_size, false, wide);
@@ -83,7 +89,7 @@ void lsd_sort(OpenCLBackend &b, Layout layout, DType key, int64_t n, const Buffe
     const int64_t groups = group_count(n, w * 16);
     const int64_t items = groups * w, m = 16 * items;
     ScratchBuffer hist(b, static_cast<size_t>(m) * count_bytes);
-    const int passes = static_cast<int>(2 * dtype_size(key));
+    const int passes = 2 * key_bytes;
     for (int pass = 0; pass < passes; ++pass) {
         const SortProgram &p = pass == 0 ? first : plain;
         const Buffer &kin = pass % 2 ? kb : ka, &kout = pass % 2 ? ka : kb;
@@ -104,17 +110,17 @@ void lsd_sort(OpenCLBackend &b, Layout layout, DType key, int64_t n, const Buffe
 
 } // namespace
 
-void device_sort_by_key(Array &keys, Array *values, Layout layout) {
+void device_sort_by_key(Array &keys, Array *values, Layout layout, int key_bits) {
     OpenCLBackend &b = as_opencl(keys.backend());
     const auto n = static_cast<int64_t>(keys.size());
     if (n <= 1) return;
     ScratchBuffer kb(b, keys.nbytes());
     if (!values)
         return lsd_sort(b, layout, keys.dtype(), n, keys.buffer(), kb.buffer, 0, nullptr, nullptr,
-                        false);
+                        false, key_bits);
     ScratchBuffer vb(b, values->nbytes());
     lsd_sort(b, layout, keys.dtype(), n, keys.buffer(), kb.buffer, dtype_size(values->dtype()),
-             &values->buffer(), &vb.buffer, false);
+             &values->buffer(), &vb.buffer, false, key_bits);
 }
 
 Array device_argsort(const Array &keys, DType index_dtype, Layout layout) {

@@ -10,7 +10,8 @@
 namespace smelt::primitives::opencl {
 
 // `keys` and `values` live on the same OpenCL backend (checked by the caller).
-void device_sort_by_key(Array &keys, Array *values, Layout layout);
+// key_bits: SortOptions::key_bits (integer keys: the passes over the low key_bits bits only).
+void device_sort_by_key(Array &keys, Array *values, Layout layout, int key_bits = 0);
 // Indices of dtype Int32 or Int64 (checked by the caller).
 Array device_argsort(const Array &keys, DType index_dtype, Layout layout);
 

@@ -65,7 +65,7 @@ GpuSortProgram gpu_sort_program(OpenCLBackend &b, DType key, size_t value_size, 
 } // namespace
 
 void gpu_lsd_sort(OpenCLBackend &b, DType key, int64_t n, const Buffer &ka, const Buffer &kb,
-                  size_t value_size, const Buffer *va, const Buffer *vb, bool iota) {
+                  size_t value_size, const Buffer *va, const Buffer *vb, bool iota, int key_bytes) {
     const bool wide = n > static_cast<int64_t>(std::numeric_limits<uint32_t>::max());
     const size_t count_bytes = wide ? 8 : 4;
     const GpuSortProgram plain = gpu_sort_program(b, key, value_size, false, wide);
@@ -88,7 +88,7 @@ void gpu_lsd_sort(OpenCLBackend &b, DType key, int64_t n, const Buffer &ka, cons
                                 KernelArg::local_memory(t),
                                 KernelArg::local_memory(t * 2),
                                 KernelArg::local_memory(2 * 256 * 2)};
-    const int passes = static_cast<int>(dtype_size(key));
+    const int passes = key_bytes;
     for (int pass = 0; pass < passes; ++pass) {
         const GpuSortProgram &p = pass == 0 ? first : plain;
         const Buffer &kin = pass % 2 ? kb : ka, &kout = pass % 2 ? ka : kb;

@@ -206,8 +206,8 @@ private:
         backend.launch(k.entries[2], gpu_dims(groups), all);
     }
 
-    void sort_by_key(Array &keys, Array *values, int) const override {
-        device_sort_by_key(keys, values, layout_);
+    void sort_by_key(Array &keys, Array *values, const SortOptions &options) const override {
+        device_sort_by_key(keys, values, layout_, options.key_bits);
     }
     Array argsort(const Array &keys, DType index_dtype, int) const override {
         return device_argsort(keys, index_dtype, layout_);
