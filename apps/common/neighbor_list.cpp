@@ -31,6 +31,9 @@ struct NeighborList::State {
     std::optional<Scan> offsets;
     std::optional<Reduction> displacement2;
     std::optional<Elementwise> save_positions;
+    // start_update(): the test's value on the device, and on its way to the host.
+    Array displacement_value;
+    PendingValue pending_test;
 
     Array keys, order, identity, cell_start, cell_end;
     Array nbr_count, nbr_start, nbr_idx, nbr_total;
@@ -59,6 +62,20 @@ struct NeighborList::State {
         return capped_gpu_form && fill_capped && !spec.sorted ? static_cast<int32_t>(n) : 1;
     }
     double rl2() const { return spec.r_list * spec.r_list; }
+    double limit2() const { return 0.25 * spec.skin * spec.skin; }
+    // The displacement rule on the test's value, compared in the value's own precision: a kernel
+    // given limit2() as a real of that precision decides the same way (float32 in single).
+    bool past_limit(const Value &v) const {
+        if (v.dtype() == DType::Float32) return v.as<float>() > static_cast<float>(limit2());
+        return v.as<double>() > limit2();
+    }
+    std::vector<Arg> displacement_args(const std::vector<Array> &coords) const {
+        std::vector<Arg> a(coords.begin(), coords.end());
+        a.insert(a.end(), saved.begin(), saved.end());
+        push_box(a);
+        a.emplace_back(periodic());
+        return a;
+    }
 
     void build_capped(const std::vector<Arg> &coord_args);
     void save_positions_of_build(const std::vector<Array> &coords,
@@ -268,7 +285,12 @@ const Array &NeighborList::cell_order(const std::vector<Array> &coords) {
     a.emplace_back(s.periodic());
     (*s.cell_key)(a);
     s.backend->copy(s.order.buffer(), 0, s.identity.buffer(), 0, s.order.nbytes());
-    sort_by_key(s.keys, &s.order); // stable: each cell keeps its particles in index order
+    // Stable: each cell keeps its particles in index order. The keys are cells, below ncells, so
+    // a device sort need only pass over their low bits (two radix passes up to 65 536 cells).
+    SortOptions bits;
+    while ((size_t(1) << bits.key_bits) < s.cell_start.size())
+        ++bits.key_bits;
+    sort_by_key(s.keys, &s.order, bits);
     return s.order;
 }
 
@@ -356,22 +378,48 @@ void NeighborList::build(const std::vector<Array> &coords) {
 double NeighborList::max_displacement2(const std::vector<Array> &coords) {
     State &s = *s_;
     if (!s.displacement2 || s.saved.empty() || s.n == 0) return 0.0;
-    std::vector<Arg> a(coords.begin(), coords.end());
-    a.insert(a.end(), s.saved.begin(), s.saved.end());
-    s.push_box(a);
-    a.emplace_back(s.periodic());
-    return (*s.displacement2)(a).as<double>();
+    return (*s.displacement2)(s.displacement_args(coords)).as<double>();
 }
 
 bool NeighborList::update(const std::vector<Array> &coords) {
     State &s = *s_;
+    s.pending_test = {};
     bool rebuild = s.stale || s.spec.rebuild == RebuildPolicy::EveryStep;
-    if (!rebuild) {
-        const double half = 0.5 * s.spec.skin;
-        rebuild = max_displacement2(coords) > half * half;
-    }
+    if (!rebuild && !s.saved.empty() && s.n > 0)
+        rebuild = s.past_limit((*s.displacement2)(s.displacement_args(coords)));
     if (rebuild) build(coords);
     return rebuild;
+}
+
+bool NeighborList::start_update(const std::vector<Array> &coords) {
+    State &s = *s_;
+    s.pending_test = {};
+    if (s.stale || s.spec.rebuild == RebuildPolicy::EveryStep || s.saved.empty() || s.n == 0)
+        return false;
+    if (s.displacement_value.is_null()) {
+        const DType real = s.saved[0].dtype();
+        s.displacement_value = zeros(1, real, s.backend);
+    }
+    s.pending_test = s.displacement2->start(s.displacement_args(coords), s.displacement_value);
+    return true;
+}
+
+bool NeighborList::finish_update(const std::vector<Array> &coords) {
+    State &s = *s_;
+    if (s.pending_test.empty())
+        throw std::logic_error("NeighborList::finish_update without a started test");
+    const bool rebuild = s.past_limit(s.pending_test.get());
+    s.pending_test = {};
+    if (rebuild) build(coords);
+    return rebuild;
+}
+
+const Array &NeighborList::displacement_value() const {
+    return s_->displacement_value;
+}
+
+double NeighborList::rebuild_limit2() const {
+    return s_->limit2();
 }
 
 void NeighborList::invalidate() {

@@ -144,6 +144,19 @@ public:
     // Rebuilds when the policy asks for it (always on the first call); true when it rebuilt.
     // `coords`: one array of n positions per axis.
     bool update(const std::vector<Array> &coords);
+    // update() in two halves, for a device that should not idle while the host waits for the
+    // displacement test (RebuildPolicy::Displacement). start_update() queues the test and
+    // returns true, or returns false when update() would rebuild without a test (no list yet,
+    // positions replaced, EveryStep): call update() instead. Kernels queued between the two may
+    // read the test's value on the device, displacement_value()[0] (one real of the positions'
+    // dtype: the largest squared displacement since the build), and treat the list as stale
+    // where it exceeds rebuild_limit2() given to them as a real of that dtype: that is exactly
+    // when finish_update() rebuilds. finish_update() waits for the value (not for the kernels
+    // queued after the test), rebuilds when it asks, and returns true when it rebuilt.
+    bool start_update(const std::vector<Array> &coords);
+    bool finish_update(const std::vector<Array> &coords);
+    const Array &displacement_value() const;
+    double rebuild_limit2() const; // (skin / 2)^2
     // Rebuilds unconditionally.
     void build(const std::vector<Array> &coords);
     // The next update() rebuilds (call after replacing the positions wholesale).

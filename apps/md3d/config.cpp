@@ -350,7 +350,8 @@ IntegratorConfig parse_integrator(const ConfigNode &integ, uint64_t system_seed)
 }
 
 NeighborConfig parse_neighbor(const ConfigNode &nb) {
-    nb.expect_keys({"mode", "skin", "rebuild", "sort_interval", "sorted_lists", "newton", "lanes"});
+    nb.expect_keys({"mode", "skin", "rebuild", "sort_interval", "sorted_lists", "newton", "lanes",
+                    "overlap_test"});
     NeighborConfig out;
     out.mode = optional_choice(nb, "mode", "binned", {"binned", "all_pairs"}) == "all_pairs"
                    ? NeighborMode::AllPairs
@@ -374,6 +375,7 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
     // auto: on the cpu backend (resolved with the backend, Md3dConfig::neighbor.newton_on).
     const std::string newton = optional_choice(nb, "newton", "auto", {"auto", "true", "false"});
     if (newton != "auto") out.newton = newton == "true";
+    out.overlap_test = optional_choice(nb, "overlap_test", "auto", {"auto", "false"}) == "auto";
     if (out.newton.value_or(false) && !binned)
         nb.fail_at("newton", "half lists need mode: binned (use newton: false or auto with "
                              "all_pairs)");

@@ -109,6 +109,11 @@ struct NeighborConfig {
             l *= 2;
         return l;
     }
+    // The displacement test read back while the force loop of the current list runs
+    // (Simulation::update_and_evaluate): on GPU-family backends, one rank, displacement rule.
+    // false: the test is waited for before the force loop (the same results, one read-back
+    // stall per step; for comparisons).
+    bool overlap_test = true;
 };
 
 // MPI domain decomposition (apps/common/domain/): ranks per axis; 0 lets MPI_Dims_create

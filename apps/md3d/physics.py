@@ -67,12 +67,12 @@ def pair_shift_table(k, eps_t, sig_t, rc2_t, eshift_t, shift):
 # Forces: one writer per particle (full neighbour list).
 # ---------------------------------------------------------------------------------------------
 
-@annotate(t='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
-          intp='nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz',
+@annotate(t='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t, stale',
+          intp='nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz, limit2',
           int='nbr_stride, periodic, ntypes, lanes, energy')
 def compute_forces(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx, nbr_stride,
                    lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t, eshift_t, lanes,
-                   energy):
+                   energy, stale, limit2):
     """LJ force, potential energy and virial of particle i = t // lanes from lane t % lanes.
 
     Run over lanes * n items, on a list whose rows are split over the same lanes
@@ -86,10 +86,17 @@ def compute_forces(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
     written (pe and vir untouched; the forces have the same bits): a step nothing samples.
     Pairs in the list but beyond their cutoff (the skin) are skipped. Positions must be wrapped
     on periodic axes (min_image_wrapped). One pair at a time: the GPU form.
+
+    When stale[0] > limit2 nothing is computed or written: the launch was queued behind the
+    list's displacement test (NeighborList::start_update, stale its value) before the host knew
+    the result, and a stale list means a rebuild and this launch again. Pass a zero and 0 to
+    always compute.
     """
     xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff = declare('double', 12)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
     i, lane, start, j, row, k, p, step = declare('int', 8)
+    if stale[0] > limit2:
+        return
     i = t // lanes
     lane = t - i * lanes
     xi = x[i]
@@ -159,6 +166,16 @@ def sum_lanes(i, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, lanes, energy):
     if energy != 0:
         pe[i] = d
         vir[i] = e
+
+
+@annotate(i='int', doublep='vx, vy, vz, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, mass',
+          intp='typ', int='lanes, energy', dt='double')
+def sum_lanes_kick(i, vx, vy, vz, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, lanes, energy,
+                   typ, mass, dt):
+    """sum_lanes, then kick, in one launch (a step's closing half-kick where nothing acts on
+    the forces in between: no walls); the same operations in the same order, so the same bits."""
+    sum_lanes(i, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, lanes, energy)
+    kick(i, vx, vy, vz, fx, fy, fz, typ, mass, dt)
 
 
 # Neighbours compute_forces_chunked evaluates per chunk (the length of its private arrays).

@@ -98,9 +98,14 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
         newton_forces_.emplace(physics, "compute_forces_newton", options_);
         newton_.emplace(physics, options_, n_local_, real_);
     } else {
-        if (neighbors_.spec().lanes > 1) sum_lanes_.emplace(physics, "sum_lanes", options_);
+        if (neighbors_.spec().lanes > 1) {
+            sum_lanes_.emplace(physics, "sum_lanes", options_);
+            sum_lanes_kick_.emplace(physics, "sum_lanes_kick", options_);
+        }
     }
     if (domain_) local_periodic_ = domain_->local_mask();
+    test_ahead_ = config.neighbor.overlap_test && !domain_ && !newton_ && !forces_chunked_ &&
+                  config.neighbor.rebuild == Rebuild::Displacement;
     const auto n = static_cast<size_t>(n_local_);
     for (auto *set : {&pos_, &vel_, &force_})
         for (Array &a : *set)
@@ -309,96 +314,144 @@ void Simulation::ensure_energies() {
     evaluate_forces(true);
 }
 
-void Simulation::evaluate_forces(bool energies) {
+bool Simulation::update_and_evaluate(bool energies, double kick_dt) {
+    const std::vector<Array> x = {pos_[0], pos_[1], pos_[2]};
+    if (!test_ahead_ || !neighbors_.start_update(x)) {
+        update_neighbors();
+        return evaluate_forces(energies, kick_dt);
+    }
+    // The device runs the force loop on the current list while the host waits for the list's
+    // displacement test, which was queued before it; when the test finds the list stale the
+    // loop exits at once (it reads the test's value) and runs again on the rebuilt list.
+    // Without this the device would idle for the read-back and the next launch every step.
+    launch_pair_forces(energies, &neighbors_.displacement_value());
+    if (neighbors_.finish_update(x)) launch_pair_forces(energies, nullptr);
+    return finish_forces(energies, kick_dt);
+}
+
+bool Simulation::evaluate_forces(bool energies, double kick_dt) {
+    if (!newton_) {
+        launch_pair_forces(energies, nullptr);
+        return finish_forces(energies, kick_dt);
+    }
     const auto &box = config_.system.box;
     // With a domain: the owned particles' forces from the positions and types with ghosts.
     const std::array<Array, 3> &x = domain_ ? domain_->ext() : pos_;
-    if (newton_) {
-        // Half list: each pair once into the chunks' buffers, then their sums (newton.py).
-        newton_->prepare(neighbors_);
-        (*newton_forces_)(newton_->chunks(), {x[0],
-                                              x[1],
-                                              x[2],
-                                              newton_->buffers()[0],
-                                              newton_->buffers()[1],
-                                              newton_->buffers()[2],
-                                              newton_->buffers()[3],
-                                              newton_->buffers()[4],
-                                              newton_->range_lo(),
-                                              newton_->offsets(),
-                                              int32_t(n_local_),
-                                              newton_->chunks(),
-                                              int32_t(energies ? 1 : 0),
-                                              neighbors_.start(),
-                                              neighbors_.count(),
-                                              neighbors_.indices(),
-                                              box[0],
-                                              box[1],
-                                              box[2],
-                                              local_periodic_,
-                                              typ_,
-                                              int32_t(config_.ntypes()),
-                                              eps_t_,
-                                              sig_t_,
-                                              rc2_t_,
-                                              eshift_t_});
-        if (energies)
-            newton_->sum_into(force_[0], force_[1], force_[2], pe_, vir_);
-        else
-            newton_->sum_forces_into(force_[0], force_[1], force_[2]);
-    } else {
-        // One lane: the kernel writes the totals; more: each lane's part, then their sum.
+    // Half list: each pair once into the chunks' buffers, then their sums (newton.py).
+    newton_->prepare(neighbors_);
+    (*newton_forces_)(newton_->chunks(), {x[0],
+                                          x[1],
+                                          x[2],
+                                          newton_->buffers()[0],
+                                          newton_->buffers()[1],
+                                          newton_->buffers()[2],
+                                          newton_->buffers()[3],
+                                          newton_->buffers()[4],
+                                          newton_->range_lo(),
+                                          newton_->offsets(),
+                                          int32_t(n_local_),
+                                          newton_->chunks(),
+                                          int32_t(energies ? 1 : 0),
+                                          neighbors_.start(),
+                                          neighbors_.count(),
+                                          neighbors_.indices(),
+                                          box[0],
+                                          box[1],
+                                          box[2],
+                                          local_periodic_,
+                                          typ_,
+                                          int32_t(config_.ntypes()),
+                                          eps_t_,
+                                          sig_t_,
+                                          rc2_t_,
+                                          eshift_t_});
+    if (energies)
+        newton_->sum_into(force_[0], force_[1], force_[2], pe_, vir_);
+    else
+        newton_->sum_forces_into(force_[0], force_[1], force_[2]);
+    return finish_forces(energies, 0.0);
+}
+
+bool Simulation::writes_energies(bool energies) const {
+    // The GPU form writes pe and vir only when asked (on one rank: the domain's ensure_energies
+    // would redo the halo exchange); the CPU form runs one particle per item and always does.
+    return energies || domain_ || forces_chunked_;
+}
+
+void Simulation::launch_pair_forces(bool energies, const Array *stale) {
+    const auto &box = config_.system.box;
+    const std::array<Array, 3> &x = domain_ ? domain_->ext() : pos_;
+    // One lane: the kernel writes the totals; more: each lane's part, then their sum.
+    const int lanes = neighbors_.spec().lanes;
+    std::array<Array *, 5> out = {&force_[0], &force_[1], &force_[2], &pe_, &vir_};
+    if (lanes > 1) {
+        const auto parts = size_t(lanes * n_local_);
+        for (size_t q = 0; q < 5; ++q) {
+            if (lane_parts_[q].size() != parts) lane_parts_[q] = empty(parts, real_, backend_);
+            out[q] = &lane_parts_[q];
+        }
+    }
+    std::vector<smelt::Arg> args = {x[0],
+                                    x[1],
+                                    x[2],
+                                    *out[0],
+                                    *out[1],
+                                    *out[2],
+                                    *out[3],
+                                    *out[4],
+                                    neighbors_.start(),
+                                    neighbors_.count(),
+                                    neighbors_.indices(),
+                                    neighbors_.stride(),
+                                    box[0],
+                                    box[1],
+                                    box[2],
+                                    local_periodic_,
+                                    domain_ ? domain_->ext_typ() : typ_,
+                                    int32_t(config_.ntypes()),
+                                    eps_t_,
+                                    sig_t_,
+                                    rc2_t_,
+                                    eshift_t_};
+    if (!forces_chunked_) {
+        // The GPU form also takes its lanes, whether to write pe and vir, and the displacement
+        // test it may have been queued behind (a zero against 0: no test, always compute).
+        if (fresh_.is_null()) fresh_ = zeros(1, real_, backend_);
+        args.push_back(int32_t(lanes));
+        args.push_back(int32_t(writes_energies(energies) ? 1 : 0));
+        args.push_back(stale ? *stale : fresh_);
+        args.push_back(stale ? neighbors_.rebuild_limit2() : 0.0);
+    }
+    forces_(lanes * n_local_, args);
+}
+
+bool Simulation::finish_forces(bool energies, double kick_dt) {
+    const auto &box = config_.system.box;
+    bool kicked = false;
+    if (!newton_) {
+        energies = writes_energies(energies);
         const int lanes = neighbors_.spec().lanes;
-        std::array<Array *, 5> out = {&force_[0], &force_[1], &force_[2], &pe_, &vir_};
-        if (lanes > 1) {
-            const auto parts = size_t(lanes * n_local_);
-            for (size_t q = 0; q < 5; ++q) {
-                if (lane_parts_[q].size() != parts) lane_parts_[q] = empty(parts, real_, backend_);
-                out[q] = &lane_parts_[q];
-            }
-        }
-        std::vector<smelt::Arg> args = {x[0],
-                                        x[1],
-                                        x[2],
-                                        *out[0],
-                                        *out[1],
-                                        *out[2],
-                                        *out[3],
-                                        *out[4],
-                                        neighbors_.start(),
-                                        neighbors_.count(),
-                                        neighbors_.indices(),
-                                        neighbors_.stride(),
-                                        box[0],
-                                        box[1],
-                                        box[2],
-                                        local_periodic_,
-                                        domain_ ? domain_->ext_typ() : typ_,
-                                        int32_t(config_.ntypes()),
-                                        eps_t_,
-                                        sig_t_,
-                                        rc2_t_,
-                                        eshift_t_};
-        // The GPU form (compute_forces) takes its lanes and whether to write pe and vir (on one
-        // rank: the domain's ensure_energies would redo the halo exchange); the CPU form runs
-        // one particle per item and always writes them.
-        const int32_t energy = energies || domain_ ? 1 : 0;
-        if (!forces_chunked_) {
-            args.push_back(int32_t(lanes));
-            args.push_back(energy);
-        }
-        forces_(lanes * n_local_, args);
-        if (lanes > 1)
+        if (lanes > 1 && kick_dt != 0.0 && !walls_) {
+            // The lanes' sum and the closing half-kick in one launch: a step's smallest kernels
+            // cost their launch more than their work.
+            (*sum_lanes_kick_)(n_local_,
+                               {vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], pe_,
+                                vir_, lane_parts_[0], lane_parts_[1], lane_parts_[2],
+                                lane_parts_[3], lane_parts_[4], int32_t(lanes),
+                                int32_t(energies ? 1 : 0), typ_, mass_, kick_dt});
+            kicked = true;
+        } else if (lanes > 1) {
             (*sum_lanes_)(n_local_, {force_[0], force_[1], force_[2], pe_, vir_, lane_parts_[0],
                                      lane_parts_[1], lane_parts_[2], lane_parts_[3], lane_parts_[4],
-                                     int32_t(lanes), energy});
-        energies = energy != 0 || forces_chunked_;
+                                     int32_t(lanes), int32_t(energies ? 1 : 0)});
+        }
     }
     if (walls_)
         (*walls_)({pos_[0], pos_[1], pos_[2], force_[0], force_[1], force_[2], pe_, box[0], box[1],
                    box[2], periodic_, config_.system.wall_stiffness, config_.system.wall_range});
     energies_current_ = energies;
     ++(energies_current_ ? energy_passes_ : force_only_passes_);
+    return kicked;
 }
 
 void Simulation::step_nve() {
@@ -406,10 +459,9 @@ void Simulation::step_nve() {
     kick_drift_({pos_[0], pos_[1], pos_[2], vel_[0], vel_[1], vel_[2], force_[0], force_[1],
                  force_[2], img_[0], img_[1], img_[2], typ_, mass_, config_.integrator.dt, box[0],
                  box[1], box[2], local_periodic_});
-    update_neighbors();
-    evaluate_forces(sampled_after_step());
-    kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_,
-           config_.integrator.dt});
+    if (!update_and_evaluate(sampled_after_step(), config_.integrator.dt))
+        kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_,
+               config_.integrator.dt});
 }
 
 void Simulation::step_langevin() {
@@ -420,9 +472,8 @@ void Simulation::step_langevin() {
             typ_,          id_,       mass_,           dke_,     in.dt,   box[0],
             box[1],        box[2],    local_periodic_, in.gamma, in.kT,   uint64_t(in.seed),
             int64_t(step_)});
-    update_neighbors();
-    evaluate_forces(sampled_after_step());
-    kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, in.dt});
+    if (!update_and_evaluate(sampled_after_step(), in.dt))
+        kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, in.dt});
     heat_ += mpi::sum_in_rank_order(heat_sum_({dke_}).as<double>());
 }
 
@@ -484,6 +535,15 @@ void Simulation::compile_kernels() {
         permute_int_({order, typ_, int_tmp_});
     }
     (void)observables();
+    if (sum_lanes_kick_) {
+        // The lanes of the forces just computed, summed again into the same forces, and a kick
+        // by dt = 0.
+        (*sum_lanes_kick_)(n_local_,
+                           {vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], pe_, vir_,
+                            lane_parts_[0], lane_parts_[1], lane_parts_[2], lane_parts_[3],
+                            lane_parts_[4], int32_t(neighbors_.spec().lanes), int32_t(1), typ_,
+                            mass_, 0.0});
+    }
 }
 
 Observables Simulation::observables() {

@@ -163,9 +163,21 @@ private:
     void step_langevin();
     // The neighbour update of compute_forces (serial or with the domain's ghosts).
     void update_neighbors();
+    // update_neighbors() then evaluate_forces(), or the same with the list's test read back
+    // while the force loop runs (test_ahead_).
+    bool update_and_evaluate(bool energies, double kick_dt);
     // Forces at the current positions with the current list (+ walls); energies and virials
-    // too when `energies` (always with full lists).
-    void evaluate_forces(bool energies);
+    // too when `energies` (and always where writes_energies says so). kick_dt != 0: the caller
+    // kicks with these forces next (v += (kick_dt/2) f/m), which it may do itself: true when it
+    // did (finish_forces).
+    bool evaluate_forces(bool energies, double kick_dt = 0.0);
+    // The full-list force kernel alone; `stale`: the list's pending displacement test, whose
+    // value makes the kernel skip its work when it finds the list stale (nullptr: compute).
+    void launch_pair_forces(bool energies, const smelt::Array *stale);
+    // What follows the force kernel: the lanes' sums, the walls, the energy bookkeeping; with
+    // lanes and no walls, the kick that follows too when kick_dt != 0 (then it returns true).
+    bool finish_forces(bool energies, double kick_dt);
+    bool writes_energies(bool energies) const;
     // Whether the run loop samples the state at the end of the step in progress (step_ + 1).
     bool sampled_after_step() const;
     // Domain decomposition (simulation_domain.cpp): the neighbour update with migration and
@@ -214,7 +226,11 @@ private:
     // each lane's sums into lane_parts_ (fx, fy, fz, pe, vir; lanes * n entries), sum_lanes adds
     // them in lane order.
     std::array<smelt::Array, 5> lane_parts_;
-    std::optional<smelt::Elementwise> sum_lanes_;
+    std::optional<smelt::Elementwise> sum_lanes_, sum_lanes_kick_;
+    // The GPU form on one rank with the displacement rule: the list's test is read back while
+    // the force loop of the current list runs (update_and_evaluate).
+    bool test_ahead_ = false;
+    smelt::Array fresh_;            // one zero: the test value of a launch that always computes
     bool energies_current_ = false; // pe_ and vir_ belong to the current forces
     int64_t energy_passes_ = 0, force_only_passes_ = 0;
     smelt::Reduction ke_, pe_sum_, virial_, heat_sum_, px_, py_, pz_;

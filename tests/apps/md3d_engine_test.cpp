@@ -319,9 +319,11 @@ TEST(Md3dEngine, ChunkedForcesEqualThePairLoop) {
                                             sig_t,
                                             rc2_t,
                                             eshift_t};
-            if (f == 0) { // one lane, with energies
+            if (f == 0) { // one lane, with energies, no displacement test to skip for
                 args.push_back(int32_t(1));
                 args.push_back(int32_t(1));
+                args.push_back(smelt::zeros(1));
+                args.push_back(0.0);
             }
             smelt::Elementwise forces(md3d_physics(), kernels[f]);
             forces(args);
@@ -597,6 +599,50 @@ TEST(Md3dEngine, KernelsEqualCPythonRunningPhysicsPy) {
                             1e-12 * std::abs(py["langevin.heat"][0]));
             }
         }
+    }
+}
+
+// The displacement test read back while the force loop of the current list runs
+// (neighbor.overlap_test, on GPU-family backends): the same rebuilds and the same bits as the
+// test waited for before the loop, through rebuilds (where the early loop skips its work and
+// runs again on the new list), with 2 lanes, NVE periodic and Langevin walled. On OpenCL (PoCL
+// in CI).
+TEST(OpenCLMd3dOverlapTest, SameRebuildsAndBitsAsTheWaitedTest) {
+    bool have_opencl = false;
+    for (const auto &b : smelt::list_backends())
+        have_opencl = have_opencl || (b.name == "opencl" && b.available);
+    if (!have_opencl) GTEST_SKIP() << "no OpenCL device on this machine";
+    const double edge = 9.0;
+    for (int32_t mask : {7, 3}) {
+        HostState s =
+            random_state(600, {edge, edge, edge}, mask, 2, 0.85, 21 + uint64_t(mask), 0.1, 1.0);
+        const std::string integrator =
+            mask == 7 ? "integrator: {dt: 0.005, steps: 40}\n"
+                      : "integrator: {kind: langevin, dt: 0.005, steps: 40, kT: 1.5, gamma: 1.0}\n";
+        auto run = [&](const std::string &overlap) {
+            Md3dConfig c = md3d_config(
+                ka_config(600, edge, mask,
+                          integrator + "neighbor: {skin: 0.2, lanes: 2, overlap_test: " + overlap +
+                              "}\nbackend: opencl\n"));
+            EXPECT_TRUE(c.neighbor.overlap_test == (overlap == "auto"));
+            Simulation sim(c, md3d_physics());
+            sim.set_state(s);
+            for (int k = 0; k < 40; ++k)
+                sim.step();
+            std::vector<std::vector<double>> out;
+            for (int a = 0; a < 3; ++a) {
+                out.push_back(sim.host(sim.position(a)));
+                out.push_back(sim.host(sim.velocity(a)));
+                out.push_back(sim.host(sim.force(a)));
+            }
+            out.push_back({double(sim.neighbors().builds()), sim.thermo().etotal});
+            return out;
+        };
+        const auto waited = run("false"), overlapped = run("auto");
+        EXPECT_GT(waited.back()[0], 3) << "the run should rebuild its list several times";
+        ASSERT_EQ(waited.size(), overlapped.size());
+        for (size_t k = 0; k < waited.size(); ++k)
+            EXPECT_EQ(waited[k], overlapped[k]) << "mask " << mask << " output " << k;
     }
 }
 

@@ -29,6 +29,8 @@ from kernel_lang_check import check_kernel_file  # noqa: E402
 FAILURES = []
 PERIODIC, WALLS = 7, 0
 BOUNDARIES = [("periodic", 7), ("walls", 0), ("walls on z", 3), ("walls on y", 5)]
+# compute_forces' displacement-test value when the forces must be computed (0 > 0 is false).
+FRESH = np.zeros(1)
 
 
 def check(cond, msg):
@@ -129,7 +131,7 @@ def forces_from_list(s, lst, periodic, pot, walls=None):
     start, count, idx = lst[:3]
     stride = lst[3] if len(lst) > 3 else 1
     elementwise(P.compute_forces, s.n, *s.pos(), s.fx, s.fy, s.fz, s.pe, s.vir, start, count,
-                idx, stride, *s.boxl(), periodic, s.typ, *pot.tables(), 1, 1)
+                idx, stride, *s.boxl(), periodic, s.typ, *pot.tables(), 1, 1, FRESH, 0.0)
     if walls is not None and periodic != 7:
         elementwise(P.apply_walls, s.n, *s.pos(), s.fx, s.fy, s.fz, s.pe, *s.boxl(), periodic,
                     *walls)
@@ -758,9 +760,21 @@ def check_neighbor_lists():
                       % (label, lanes))
                 parts = [np.zeros(s.n * lanes) for _ in range(5)]
                 elementwise(P.compute_forces, s.n * lanes, *s.pos(), *parts, lstart, lcount, lidx,
-                            s.n, *s.boxl(), periodic, s.typ, *pot.tables(), lanes, 1)
+                            s.n, *s.boxl(), periodic, s.typ, *pot.tables(), lanes, 1, FRESH, 0.0)
                 split = [np.zeros(s.n) for _ in range(5)]
                 elementwise(P.sum_lanes, s.n, *split, *parts, lanes, 1)
+                # The lanes' sum fused with the closing kick: the same bits as the two launches.
+                kicked = s.copy()
+                fused = [np.zeros(s.n) for _ in range(5)]
+                elementwise(P.sum_lanes_kick, s.n, kicked.vx, kicked.vy, kicked.vz, *fused,
+                            *parts, lanes, 1, s.typ, pot.mass, 0.005)
+                apart = s.copy()
+                elementwise(P.kick, s.n, apart.vx, apart.vy, apart.vz, *split[:3], s.typ,
+                            pot.mass, 0.005)
+                check(all(np.array_equal(a, b) for a, b in zip(fused, split)) and
+                      all(np.array_equal(getattr(kicked, v), getattr(apart, v))
+                          for v in ("vx", "vy", "vz")),
+                      "%s: sum_lanes_kick == sum_lanes then kick, bit for bit" % label)
                 check(all(np.allclose(split[k], getattr(unsorted, a), rtol=0,
                                       atol=1e-12 * np.abs(getattr(unsorted, a)).max())
                           for k, a in enumerate(("fx", "fy", "fz", "pe", "vir"))),
@@ -774,6 +788,19 @@ def check_neighbor_lists():
         same = all(np.array_equal(getattr(capped, a), getattr(ref, a))
                    for a in ("fx", "fy", "fz", "pe", "vir"))
         check(same, "%s: forces from the sorted capped list == all-pairs forces" % label)
+        # A launch queued behind a displacement test that finds the list stale writes nothing;
+        # a value at the limit is not past it.
+        for value, limit, computes in ((0.0401, 0.04, False), (0.04, 0.04, True)):
+            skipped = s.copy()
+            for a in ("fx", "fy", "fz", "pe", "vir"):
+                getattr(skipped, a)[:] = 7.0
+            elementwise(P.compute_forces, s.n, *skipped.pos(), skipped.fx, skipped.fy, skipped.fz,
+                        skipped.pe, skipped.vir, cstart, ccount, cidx, 1, *s.boxl(), periodic,
+                        s.typ, *pot.tables(), 1, 1, np.array([value]), limit)
+            untouched = all((getattr(skipped, a) == 7.0).all()
+                            for a in ("fx", "fy", "fz", "pe", "vir"))
+            check(untouched != computes, "%s: compute_forces with the test's value %g against "
+                  "the limit %g %s" % (label, value, limit, "computes" if computes else "skips"))
 
 
 def half_list(s, periodic, rl, cap):
