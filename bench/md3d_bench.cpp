@@ -152,8 +152,7 @@ void profile_steps(Simulation &sim, int64_t steps, Result &r) {
     (void)sim.observables();
     smelt::reset_profile();
     smelt::set_profiling(true);
-    for (int64_t k = 0; k < steps; ++k)
-        sim.step();
+    sim.advance(steps);
     smelt::set_profiling(false);
     r.profile_steps = steps;
     r.profile = smelt::profile_entries();
@@ -175,20 +174,18 @@ Result run_smelt(const Md3dConfig &config, const smelt::Program &physics, double
     Simulation sim(config, physics);
     sim.set_state(ordered_state(config, order));
     sim.compile_kernels();
-    for (int k = 0; k < 20; ++k)
-        sim.step();
+    sim.advance(20);
     wait_for_device(sim);
     const int64_t builds0 = sim.neighbors().builds();
     const double cpu0 = process_cpu_seconds();
     const auto t0 = Clock::now();
     double elapsed = 0.0;
+    // Ten steps between clock reads, as the run loop advances between the steps it samples.
     while (r.steps < 20 || elapsed < seconds) {
-        sim.step();
-        ++r.steps;
-        if (r.steps % 10 == 0) {
-            wait_for_device(sim);
-            elapsed = seconds_since(t0);
-        }
+        sim.advance(10);
+        r.steps += 10;
+        wait_for_device(sim);
+        elapsed = seconds_since(t0);
     }
     wait_for_device(sim);
     r.seconds = seconds_since(t0);

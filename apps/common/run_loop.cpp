@@ -5,6 +5,7 @@
 #include "common/outputs.h"
 #include "common/progress.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -84,8 +85,20 @@ RunReport run_simulation(const RunConfig &config, Stepper &stepper, int64_t step
 
     const auto t0 = std::chrono::steady_clock::now();
     sample(first % o.thermo_interval == 0, first % o.frame_interval == 0);
+    // Steps up to the next one the loop acts on (a sample, a frame, a checkpoint, the end), at
+    // most kAdvanceSteps at a time (progress). The stepper stops early on a stop request. On
+    // several ranks one step at a time: they agree on stopping after each (mpi::any).
+    constexpr int64_t kAdvanceSteps = 10;
+    auto next_event = [&](int64_t s) {
+        if (mpi::distributed()) return s + 1;
+        int64_t next = std::min(steps, s + kAdvanceSteps);
+        for (int64_t every : {o.thermo_interval, o.frame_interval, o.checkpoint_interval})
+            if (every > 0) next = std::min(next, (s / every + 1) * every);
+        return next;
+    };
+    const auto stop_requested = [&] { return options.stop && options.stop->requested(); };
     while (stepper.step_index() < steps) {
-        stepper.step();
+        stepper.advance(next_event(stepper.step_index()) - stepper.step_index(), stop_requested);
         const int64_t s = stepper.step_index();
         // Every rank stops at the same step, whichever saw the signal.
         const bool last = s == steps || mpi::any(options.stop && options.stop->requested());

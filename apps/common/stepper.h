@@ -8,6 +8,7 @@
 #include "common/observables.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,19 @@ public:
     virtual void compile_kernels() = 0;
     // Advances the state by one step.
     virtual void step() = 0;
+    // Advances the state by up to `steps` steps that nothing observes in between: the run
+    // loop samples, writes and checkpoints only after the last of them. An app may then carry
+    // work over a step's end (md3d joins a step's closing half-kick with the next one's opening
+    // kick); the state after each call is what as many calls of step() leave, bit for bit.
+    // `stop` is asked before every step after the first: once it says true, advance() returns
+    // with the steps done so far (step_index() tells how many).
+    virtual void advance(int64_t steps, const std::function<bool()> &stop) {
+        for (int64_t k = 0; k < steps && (k == 0 || !stop()); ++k)
+            step();
+    }
+    void advance(int64_t steps) {
+        advance(steps, [] { return false; });
+    }
 
     // The columns sample() fills (fixed for a run) and their values at the current step.
     virtual std::vector<ObservableColumn> columns() const = 0;

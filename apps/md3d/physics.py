@@ -528,6 +528,19 @@ def kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, ix, iy, iz, typ, mass, dt, lx
     wrap_positions(i, x, y, z, ix, iy, iz, lx, ly, lz, periodic)
 
 
+@annotate(i='int', intp='ix, iy, iz, typ', int='lanes, periodic', double='dt, lx, ly, lz',
+          doublep='x, y, z, vx, vy, vz, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, mass')
+def sum_lanes_kick_kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe,
+                              lvir, lanes, ix, iy, iz, typ, mass, dt, lx, ly, lz, periodic):
+    """A step's end and the next step's start in one launch, where nothing observes the state
+    in between (Simulation::advance): the lanes' force sums (no energies), the closing half-kick,
+    then kick_drift. The same operations in the same order as the separate launches."""
+    sum_lanes(i, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, lanes, 0)
+    kick(i, vx, vy, vz, fx, fy, fz, typ, mass, dt)
+    kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, ix, iy, iz, typ, mass, dt, lx, ly, lz,
+               periodic)
+
+
 @annotate(i='int', doublep='vx, vy, vz, mass, dke', intp='typ, ids', double='gamma_dt, kT',
           seed='ulong', step='long')
 def langevin_o(i, vx, vy, vz, typ, ids, mass, dke, gamma_dt, kT, seed, step):

@@ -106,6 +106,9 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
     if (domain_) local_periodic_ = domain_->local_mask();
     test_ahead_ = config.neighbor.overlap_test && !domain_ && !newton_ && !forces_chunked_ &&
                   config.neighbor.rebuild == Rebuild::Displacement;
+    join_kicks_ =
+        test_ahead_ && sum_lanes_kick_ && !walls_ && config.integrator.kind == IntegratorKind::Nve;
+    if (join_kicks_) joined_kicks_.emplace(physics, "sum_lanes_kick_kick_drift", options_);
     const auto n = static_cast<size_t>(n_local_);
     for (auto *set : {&pos_, &vel_, &force_})
         for (Array &a : *set)
@@ -314,11 +317,13 @@ void Simulation::ensure_energies() {
     evaluate_forces(true);
 }
 
-bool Simulation::update_and_evaluate(bool energies, double kick_dt) {
+bool Simulation::update_and_evaluate(bool energies, double kick_dt, bool defer) {
     const std::vector<Array> x = {pos_[0], pos_[1], pos_[2]};
     if (!test_ahead_ || !neighbors_.start_update(x)) {
         update_neighbors();
-        return evaluate_forces(energies, kick_dt);
+        if (!defer) return evaluate_forces(energies, kick_dt);
+        launch_pair_forces(energies, nullptr);
+        return finish_forces(energies, kick_dt, true);
     }
     // The device runs the force loop on the current list while the host waits for the list's
     // displacement test, which was queued before it; when the test finds the list stale the
@@ -326,7 +331,7 @@ bool Simulation::update_and_evaluate(bool energies, double kick_dt) {
     // Without this the device would idle for the read-back and the next launch every step.
     launch_pair_forces(energies, &neighbors_.displacement_value());
     if (neighbors_.finish_update(x)) launch_pair_forces(energies, nullptr);
-    return finish_forces(energies, kick_dt);
+    return finish_forces(energies, kick_dt, defer);
 }
 
 bool Simulation::evaluate_forces(bool energies, double kick_dt) {
@@ -425,9 +430,16 @@ void Simulation::launch_pair_forces(bool energies, const Array *stale) {
     forces_(lanes * n_local_, args);
 }
 
-bool Simulation::finish_forces(bool energies, double kick_dt) {
+bool Simulation::finish_forces(bool energies, double kick_dt, bool defer) {
     const auto &box = config_.system.box;
     bool kicked = false;
+    if (defer) {
+        // join_kicks_: lanes and no walls; the next step's joined launch completes force_.
+        energies_current_ = false;
+        ++force_only_passes_;
+        kick_pending_ = true;
+        return true;
+    }
     if (!newton_) {
         energies = writes_energies(energies);
         const int lanes = neighbors_.spec().lanes;
@@ -454,12 +466,45 @@ bool Simulation::finish_forces(bool energies, double kick_dt) {
     return kicked;
 }
 
-void Simulation::step_nve() {
+void Simulation::step_nve(bool defer) {
     const auto &box = config_.system.box;
-    kick_drift_({pos_[0], pos_[1], pos_[2], vel_[0], vel_[1], vel_[2], force_[0], force_[1],
-                 force_[2], img_[0], img_[1], img_[2], typ_, mass_, config_.integrator.dt, box[0],
-                 box[1], box[2], local_periodic_});
-    if (!update_and_evaluate(sampled_after_step(), config_.integrator.dt))
+    const double dt = config_.integrator.dt;
+    if (kick_pending_) {
+        (*joined_kicks_)(n_local_, {pos_[0],
+                                    pos_[1],
+                                    pos_[2],
+                                    vel_[0],
+                                    vel_[1],
+                                    vel_[2],
+                                    force_[0],
+                                    force_[1],
+                                    force_[2],
+                                    pe_,
+                                    vir_,
+                                    lane_parts_[0],
+                                    lane_parts_[1],
+                                    lane_parts_[2],
+                                    lane_parts_[3],
+                                    lane_parts_[4],
+                                    int32_t(neighbors_.spec().lanes),
+                                    img_[0],
+                                    img_[1],
+                                    img_[2],
+                                    typ_,
+                                    mass_,
+                                    dt,
+                                    box[0],
+                                    box[1],
+                                    box[2],
+                                    local_periodic_});
+        kick_pending_ = false;
+    } else {
+        kick_drift_({pos_[0], pos_[1], pos_[2], vel_[0], vel_[1], vel_[2], force_[0], force_[1],
+                     force_[2], img_[0], img_[1], img_[2], typ_, mass_, dt, box[0], box[1], box[2],
+                     local_periodic_});
+    }
+    const bool sampled = sampled_after_step();
+    if (!update_and_evaluate(sampled, dt, defer && !sampled))
         kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_,
                config_.integrator.dt});
 }
@@ -478,20 +523,46 @@ void Simulation::step_langevin() {
 }
 
 void Simulation::step() {
+    step_one(false);
+}
+
+void Simulation::advance(int64_t steps, const std::function<bool()> &stop) {
+    for (int64_t k = 0; k < steps; ++k) {
+        if (k > 0 && stop()) {
+            flush_kick(); // the last step done, completed
+            return;
+        }
+        step_one(join_kicks_ && k + 1 < steps);
+    }
+}
+
+void Simulation::flush_kick() {
+    if (!kick_pending_) return;
+    (*sum_lanes_kick_)(n_local_, {vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], pe_,
+                                  vir_, lane_parts_[0], lane_parts_[1], lane_parts_[2],
+                                  lane_parts_[3], lane_parts_[4], int32_t(neighbors_.spec().lanes),
+                                  int32_t(0), typ_, mass_, config_.integrator.dt});
+    kick_pending_ = false;
+}
+
+void Simulation::step_one(bool defer) {
     const auto &in = config_.integrator;
     // At fixed steps, not at list rebuilds: a restarted run then reorders where the
     // uninterrupted one did, from the same state (restarts stay bit-identical).
     const int64_t every = config_.neighbor.sort_interval;
-    if (every > 0 && step_ % every == 0 && !domain_) reorder_by_cell();
+    if (every > 0 && step_ % every == 0 && !domain_) {
+        flush_kick(); // the gathers move force_ and vel_, not the lanes' parts
+        reorder_by_cell();
+    }
     switch (in.kind) {
     case IntegratorKind::Nve:
-        step_nve();
+        step_nve(defer);
         break;
     case IntegratorKind::Langevin:
         step_langevin();
         break;
     case IntegratorKind::Bussi: {
-        step_nve();
+        step_nve(false);
         const double ke =
             mpi::sum_in_rank_order(ke_({vel_[0], vel_[1], vel_[2], typ_, mass_}).as<double>());
         const double alpha = bussi_alpha(ke, in.kT, dof_, in.dt, in.tau, in.seed, step_);
@@ -535,6 +606,37 @@ void Simulation::compile_kernels() {
         permute_int_({order, typ_, int_tmp_});
     }
     (void)observables();
+    if (joined_kicks_) {
+        // As below, then a drift by dt = 0: wrapped positions stay put.
+        const auto &b = config_.system.box;
+        (*joined_kicks_)(n_local_, {pos_[0],
+                                    pos_[1],
+                                    pos_[2],
+                                    vel_[0],
+                                    vel_[1],
+                                    vel_[2],
+                                    force_[0],
+                                    force_[1],
+                                    force_[2],
+                                    pe_,
+                                    vir_,
+                                    lane_parts_[0],
+                                    lane_parts_[1],
+                                    lane_parts_[2],
+                                    lane_parts_[3],
+                                    lane_parts_[4],
+                                    int32_t(neighbors_.spec().lanes),
+                                    img_[0],
+                                    img_[1],
+                                    img_[2],
+                                    typ_,
+                                    mass_,
+                                    0.0,
+                                    b[0],
+                                    b[1],
+                                    b[2],
+                                    local_periodic_});
+    }
     if (sum_lanes_kick_) {
         // The lanes of the forces just computed, summed again into the same forces, and a kick
         // by dt = 0.

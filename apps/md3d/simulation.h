@@ -85,6 +85,10 @@ public:
 
     // One step of the config's integrator (README "Integrators").
     void step() override;
+    // `steps` steps; with NVE on GPUs with lanes and no walls, each step's lanes' sums and
+    // closing half-kick join the next step's opening kick in one launch (the same bits).
+    void advance(int64_t steps, const std::function<bool()> &stop) override;
+    using Stepper::advance;
     // Neighbour update (as the rebuild rule says), then forces, energies and virials at the
     // current positions (+ walls).
     void compute_forces();
@@ -159,13 +163,17 @@ private:
     std::vector<double> device_order(const smelt::Array &a) const;
     std::vector<int32_t> device_order_int(const smelt::Array &a) const;
     smelt::Array int_array(const std::vector<int32_t> &v) const;
-    void step_nve();
+    // One step; `defer`: leave the lanes' sums and the closing half-kick to the next step.
+    void step_one(bool defer);
+    void step_nve(bool defer);
     void step_langevin();
+    // Applies a deferred closing half-kick (with the lanes' sums) now.
+    void flush_kick();
     // The neighbour update of compute_forces (serial or with the domain's ghosts).
     void update_neighbors();
     // update_neighbors() then evaluate_forces(), or the same with the list's test read back
     // while the force loop runs (test_ahead_).
-    bool update_and_evaluate(bool energies, double kick_dt);
+    bool update_and_evaluate(bool energies, double kick_dt, bool defer = false);
     // Forces at the current positions with the current list (+ walls); energies and virials
     // too when `energies` (and always where writes_energies says so). kick_dt != 0: the caller
     // kicks with these forces next (v += (kick_dt/2) f/m), which it may do itself: true when it
@@ -176,7 +184,8 @@ private:
     void launch_pair_forces(bool energies, const smelt::Array *stale);
     // What follows the force kernel: the lanes' sums, the walls, the energy bookkeeping; with
     // lanes and no walls, the kick that follows too when kick_dt != 0 (then it returns true).
-    bool finish_forces(bool energies, double kick_dt);
+    // With `defer`, neither: the next step's opening launch sums the lanes and kicks.
+    bool finish_forces(bool energies, double kick_dt, bool defer = false);
     bool writes_energies(bool energies) const;
     // Whether the run loop samples the state at the end of the step in progress (step_ + 1).
     bool sampled_after_step() const;
@@ -227,6 +236,10 @@ private:
     // them in lane order.
     std::array<smelt::Array, 5> lane_parts_;
     std::optional<smelt::Elementwise> sum_lanes_, sum_lanes_kick_;
+    // advance(): sum_lanes_kick_kick_drift where join_kicks_ (NVE, GPU form on one rank, lanes,
+    // no walls); kick_pending_ while force_ waits for its lanes' sums and vel_ for its kick.
+    std::optional<smelt::Elementwise> joined_kicks_;
+    bool join_kicks_ = false, kick_pending_ = false;
     // The GPU form on one rank with the displacement rule: the list's test is read back while
     // the force loop of the current list runs (update_and_evaluate).
     bool test_ahead_ = false;

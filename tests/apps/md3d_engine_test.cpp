@@ -646,6 +646,38 @@ TEST(OpenCLMd3dOverlapTest, SameRebuildsAndBitsAsTheWaitedTest) {
     }
 }
 
+// advance(k) on GPUs with lanes (NVE, no walls) joins each step's lanes' sums and closing
+// half-kick with the next step's opening kick (sum_lanes_kick_kick_drift): the same rebuilds and
+// bits as k calls of step(), through reorders by cell and list rebuilds. On OpenCL (PoCL in CI).
+TEST(OpenCLMd3dJoinedKicks, AdvanceEqualsSingleSteps) {
+    bool have_opencl = false;
+    for (const auto &b : smelt::list_backends())
+        have_opencl = have_opencl || (b.name == "opencl" && b.available);
+    if (!have_opencl) GTEST_SKIP() << "no OpenCL device on this machine";
+    const double edge = 9.0;
+    HostState s = random_state(600, {edge, edge, edge}, 7, 2, 0.85, 33, 0.1, 1.0);
+    Md3dConfig c = md3d_config(ka_config(600, edge, 7,
+                                         "integrator: {dt: 0.005, steps: 39}\n"
+                                         "neighbor: {skin: 0.2, lanes: 2, sort_interval: 7}\n"
+                                         "backend: opencl\n"));
+    Simulation joined(c, md3d_physics()), single(c, md3d_physics());
+    joined.set_state(s);
+    single.set_state(s);
+    for (int k = 0; k < 3; ++k)
+        joined.advance(13);
+    for (int k = 0; k < 39; ++k)
+        single.step();
+    EXPECT_EQ(joined.step_index(), 39);
+    EXPECT_GT(single.neighbors().builds(), 3);
+    EXPECT_EQ(joined.neighbors().builds(), single.neighbors().builds());
+    for (int a = 0; a < 3; ++a) {
+        EXPECT_EQ(joined.host(joined.position(a)), single.host(single.position(a))) << a;
+        EXPECT_EQ(joined.host(joined.velocity(a)), single.host(single.velocity(a))) << a;
+        EXPECT_EQ(joined.host(joined.force(a)), single.host(single.force(a))) << a;
+    }
+    EXPECT_EQ(joined.thermo().etotal, single.thermo().etotal);
+}
+
 // ---- integrators -----------------------------------------------------------------------------
 
 std::string tiny(const std::string &integrator, const std::string &extra = "") {
