@@ -68,6 +68,14 @@ NeighborListSpec local_neighbor_spec(const Md3dConfig &config, const Md3dDomain 
     return s;
 }
 
+// The force loop: its CPU form (chunked) or GPU form, in float64 (float32 with single
+// precision) or mixed.
+const char *force_kernel(Precision precision, bool chunked) {
+    if (precision == Precision::Mixed)
+        return chunked ? "compute_forces_chunked_mixed" : "compute_forces_mixed";
+    return chunked ? "compute_forces_chunked" : "compute_forces";
+}
+
 } // namespace
 
 Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
@@ -80,8 +88,9 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
       neighbors_(physics, options_, local_neighbor_spec(config, domain_.get()), n_local_),
       forces_chunked_(kernel_form(options_, "compute_forces_chunked", "compute_forces") ==
                       std::string("compute_forces_chunked")),
+      forces_skip_energies_(!forces_chunked_ || config.precision == Precision::Mixed),
       kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
-      forces_(physics, forces_chunked_ ? "compute_forces_chunked" : "compute_forces", options_),
+      forces_(physics, force_kernel(config.precision, forces_chunked_), options_),
       wrap_(physics, "wrap_positions", options_), baoab_(physics, "baoab_kick_drift", options_),
       scale_(physics, "scale_velocities", options_),
       permute_real_(physics, "permute_real", options_),
@@ -379,20 +388,19 @@ void Simulation::evaluate_forces(bool energies) {
                                         sig_t_,
                                         rc2_t_,
                                         eshift_t_};
-        // The GPU form (compute_forces) takes its lanes and whether to write pe and vir (on one
-        // rank: the domain's ensure_energies would redo the halo exchange); the CPU form runs
-        // one particle per item and always writes them.
+        // The GPU form takes its lanes, the CPU form runs one particle per item. Every form but
+        // compute_forces_chunked takes whether to write pe and vir (on one rank: the domain's
+        // ensure_energies would redo the halo exchange); compute_forces_chunked always writes
+        // them.
         const int32_t energy = energies || domain_ ? 1 : 0;
-        if (!forces_chunked_) {
-            args.push_back(int32_t(lanes));
-            args.push_back(energy);
-        }
+        if (!forces_chunked_) args.push_back(int32_t(lanes));
+        if (forces_skip_energies_) args.push_back(energy);
         forces_(lanes * n_local_, args);
         if (lanes > 1)
             (*sum_lanes_)(n_local_, {force_[0], force_[1], force_[2], pe_, vir_, lane_parts_[0],
                                      lane_parts_[1], lane_parts_[2], lane_parts_[3], lane_parts_[4],
                                      int32_t(lanes), energy});
-        energies = energy != 0 || forces_chunked_;
+        energies = energy != 0 || !forces_skip_energies_;
     }
     if (walls_)
         (*walls_)({pos_[0], pos_[1], pos_[2], force_[0], force_[1], force_[2], pe_, box[0], box[1],
