@@ -6,6 +6,7 @@
 // CI). Restarts: md3d_restart_test.cpp.
 #include "md3d/simulation.h"
 #include "md3d_test_util.h"
+#include "test_process.h"
 
 #include <gtest/gtest.h>
 
@@ -341,6 +342,27 @@ TEST(Md3dMixed, ConfigResolvesToFullListsAndDescribesItself) {
     // Double keeps Newton's half lists on the cpu backend.
     EXPECT_TRUE(md3d_config(liquid + kQuiet).neighbor.newton_on(true));
 }
+
+#if defined(SMELT_MD3D) && defined(SMELT_MD2D)
+// The command line: md3d runs --precision mixed (and says so in its header); md2d, whose force
+// loop has no mixed form, refuses it with status 1 and the key.
+TEST(Md3dMixed, CommandLineTakesItAndMd2dRefusesIt) {
+    const std::filesystem::path dir = fresh_temp_dir("md3d_mixed_cli");
+    const std::string configs = std::string(SMELT_SOURCE_DIR) + "/configs/ci/";
+    auto r =
+        run_process(shell_quote(SMELT_MD3D) + " run " + shell_quote(configs + "md3d_tiny.yaml") +
+                    " --precision mixed --steps 5 --threads 1 --output " +
+                    shell_quote((dir / "md3d").string()));
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("cpu, mixed precision"), std::string::npos) << r.output;
+    r = run_process(shell_quote(SMELT_MD2D) + " run " + shell_quote(configs + "md2d_tiny.yaml") +
+                    " --precision mixed --output " + shell_quote((dir / "md2d").string()));
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("precision: mixed precision is md3d's only"), std::string::npos)
+        << r.output;
+    std::filesystem::remove_all(dir);
+}
+#endif
 
 // On OpenCL (PoCL in CI): compute_forces_mixed with the lanes the backend chooses at N = 500
 // (8; sum_lanes adds them in float64), against the CPU's float64, and an NVE run.
