@@ -5,7 +5,7 @@
 // MPI ranks, run in the same invocation so the ratios compare like with like. Writes JSON.
 //
 //   build/bench/md3d_bench [--config configs/md3d_lammps_inlj.yaml] [--set key=value ...]
-//                          [--backend cpu] [--precision double,single] [--threads 1,2]
+//                          [--backend cpu] [--precision double,single,mixed] [--threads 1,2]
 //                          [--seconds 3] [--lammps lmp] [--ranks 1,2] [--out FILE]
 //
 // LAMMPS runs twice per rank count: as in.lj is distributed (`neigh_modify delay 0 every 20
@@ -285,7 +285,7 @@ int main(int argc, char **argv) {
     app.add_option("--config", config_path, "md3d config (its output section is ignored)");
     app.add_option("--set", sets, "key.path=value over the config, as md3d run --set");
     app.add_option("--backend", backend, "cpu, opencl or cuda");
-    app.add_option("--precision", precisions, "double and/or single")->delimiter(',');
+    app.add_option("--precision", precisions, "any of double, single, mixed")->delimiter(',');
     app.add_option("--threads", threads, "CPU thread counts (cpu backend)")->delimiter(',');
     app.add_option("--seconds", seconds, "timed seconds per case");
     app.add_option("--order", orders, "particle orders: lattice, shuffled, cells")->delimiter(',');

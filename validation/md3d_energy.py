@@ -8,6 +8,7 @@ Reads /observables/{potential,kinetic,total,conserved}_energy and reports, for t
 quantity E (total_energy for NVE; conserved_energy = E - thermostat heat for Langevin/Bussi):
   drift       = |slope of a linear fit of E(t)| * (t_end - t_start) / scale
   fluctuation = std(E) / scale
+  rate        = slope / N, in epsilon per particle per tau (signed; comparable across N and runs)
 with scale = |mean(PE)| + mean(KE), the system's energy scale (E itself can be near zero, so it
 is not used as the denominator). Plots the energies against time (PNG); prints a PASS or FAIL
 line and exits 1 when a value is above its bound, 2 for an unreadable file.
@@ -24,6 +25,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from md3d_common import read_observables  # noqa: E402
 
 NAMES = ("potential_energy", "kinetic_energy", "total_energy", "conserved_energy")
+
+
+def particle_count(path):
+    """N from the trajectory's frames; None for a file without them."""
+    import h5py
+    with h5py.File(path, "r") as f:
+        value = f.get("particles/all/position/value")
+        return int(value.shape[1]) if value is not None else None
 
 
 def drift_and_fluctuation(t, e, scale):
@@ -100,6 +109,7 @@ def main(argv=None):
         return 2
     e = series[quantity]
     drift, fluct = drift_and_fluctuation(t, e, scale)
+    n = particle_count(a.file)
     print("file:        %s" % a.file)
     print("quantity:    %s" % quantity)
     print("samples:     %d (steps %d..%d, t = %g..%g)" % (len(e), step[0], step[-1], t[0], t[-1]))
@@ -109,6 +119,9 @@ def main(argv=None):
     print("drift:       %.3e  (bound %.1e)  %s" % (drift, a.max_drift, "ok" if ok_drift else "FAIL"))
     print("fluctuation: %.3e  (bound %.1e)  %s"
           % (fluct, a.max_fluctuation, "ok" if ok_fluct else "FAIL"))
+    if n:
+        print("rate:        %+.3e epsilon per particle per tau (slope of E / N, N = %d)"
+              % (np.polyfit(t, e, 1)[0] / n, n))
     if a.plot != "none":
         out = a.plot or str(Path(a.file).with_suffix("")) + "_energy.png"
         plot(out, t, series, "%s: drift %.2e, fluctuation %.2e" % (Path(a.file).name, drift,

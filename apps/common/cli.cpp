@@ -104,7 +104,7 @@ int cli_main(const AppHooks &app, int argc, char **argv) {
     auto *o_backend = run->add_option("--backend", backend, "override `backend`")
                           ->check(CLI::IsMember(smelt::backend_families()));
     auto *o_precision = run->add_option("--precision", precision, "override `precision`")
-                            ->check(CLI::IsMember({"single", "double"}));
+                            ->check(CLI::IsMember({"single", "double", "mixed"}));
     auto *o_steps = run->add_option("--steps", steps, "override `" + app.steps_key + "`")
                         ->check(CLI::NonNegativeNumber);
     auto *o_output = run->add_option("--output", output, "override `output.directory`");

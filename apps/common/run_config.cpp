@@ -87,16 +87,21 @@ RunConfig parse_run_config(const ConfigNode &root, const RunDefaults &defaults) 
     RunConfig c;
     c.source = root.source();
     c.backend = optional_choice(root, "backend", "cpu", smelt::backend_families());
-    c.precision = optional_choice(root, "precision", "double", {"double", "single"}) == "single"
-                      ? Precision::Single
-                      : Precision::Double;
+    const std::string precision =
+        optional_choice(root, "precision", "double", {"double", "single", "mixed"});
+    if (precision == "mixed" && !defaults.mixed_precision)
+        root.fail_at("precision", "mixed precision is md3d's only (this app's force loop has no "
+                                  "mixed form): use double or single");
+    c.precision = precision == "single"  ? Precision::Single
+                  : precision == "mixed" ? Precision::Mixed
+                                         : Precision::Double;
     c.threads = optional<int>(root, "threads", 0, Range<int>::between(0, 4096));
     c.output = parse_output(root.optional_section("output"), defaults);
     return c;
 }
 
 const char *to_string(Precision p) {
-    return p == Precision::Single ? "single" : "double";
+    return p == Precision::Single ? "single" : p == Precision::Mixed ? "mixed" : "double";
 }
 
 smelt::Options engine_options(const RunConfig &config) {

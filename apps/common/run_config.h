@@ -3,7 +3,7 @@
 // adds its own sections; parse_run_config() reads the shared keys of the root mapping:
 //
 //   backend: cpu            # cpu | opencl | cuda
-//   precision: double       # double | single
+//   precision: double       # double | single | mixed (apps with a mixed force loop: md3d)
 //   threads: 0              # CPU threads, 0 = all
 //   output:
 //     directory: out/md2d   # prefix: md2d, frame_interval: 100, thermo_interval: 100,
@@ -21,7 +21,10 @@
 
 namespace smelt::apps {
 
-enum class Precision { Single, Double };
+// Mixed: float64 state, outputs and sums with float32 pair arithmetic in the force loop (an
+// app that has such a loop says so in RunDefaults::mixed_precision); the engine compiles its
+// program in double (engine_options).
+enum class Precision { Single, Double, Mixed };
 
 struct OutputConfig {
     std::string directory = "out/app"; // relative to the working directory
@@ -56,6 +59,9 @@ struct RunDefaults {
     // Keys of the app's own in `output:` (md3d: "force"), which the app reads itself;
     // parse_run_config() only lets them through.
     std::vector<std::string> app_output_keys = {};
+    // Whether the app accepts `precision: mixed` (md3d); the others reject it with a located
+    // ConfigError.
+    bool mixed_precision = false;
 };
 
 // The shared top-level keys, in the order an app's expect_keys lists them: backend, precision,
@@ -70,7 +76,7 @@ RunConfig parse_run_config(const ConfigNode &root, const RunDefaults &defaults);
 const char *to_string(Precision p);
 
 // The engine options of a run: backend (the family, or on an MPI job the rank's device of it)
-// and precision.
+// and precision (mixed compiles in double: its kernels name their float32 parts).
 smelt::Options engine_options(const RunConfig &config);
 // The backend primitives made with `o` run on: o.backend, else the default one.
 smelt::Backend &backend_of(const smelt::Options &o);

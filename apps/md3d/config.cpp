@@ -412,6 +412,12 @@ void check_combinations(const ConfigNode &root, const Md3dConfig &c) {
         root.optional_section("neighbor")
             .fail_at("newton", "half lists with Newton's third law run on the cpu backend only "
                                "(GPUs keep full lists: use newton: auto or false)");
+    // Mixed precision's force loops (compute_forces_mixed and its CPU form) take full lists;
+    // auto resolves to them.
+    if (c.neighbor.newton.value_or(false) && c.precision == Precision::Mixed)
+        root.optional_section("neighbor")
+            .fail_at("newton", "precision: mixed runs the full-list force loop (no half lists): "
+                               "use newton: auto or false");
     if (c.neighbor.lanes.value_or(1) > 1) {
         const ConfigNode nb = root.optional_section("neighbor");
         if (c.backend == "cpu")
@@ -516,7 +522,7 @@ Md3dConfig parse_md3d_config(const ConfigNode &root) {
     root.expect_keys(
         with_run_config_keys({"system", "potential", "integrator", "neighbor", "domain"}));
     Md3dConfig c;
-    static_cast<RunConfig &>(c) = parse_run_config(root, {"out/md3d", "md3d", {"force"}});
+    static_cast<RunConfig &>(c) = parse_run_config(root, {"out/md3d", "md3d", {"force"}, true});
     c.output_force = optional<bool>(root.optional_section("output"), "force", false);
     c.system = parse_system(root.section("system"));
     c.potential = parse_potential(root.optional_section("potential"), c.system);
@@ -524,6 +530,7 @@ Md3dConfig parse_md3d_config(const ConfigNode &root) {
     c.neighbor = parse_neighbor(root.optional_section("neighbor"));
     c.domain = parse_domain(root.optional_section("domain"));
     check_combinations(root, c);
+    if (c.precision == Precision::Mixed) c.neighbor.newton = false;
     check_domain(root, c);
     check_physical_limits(root, c);
     return c;

@@ -68,6 +68,14 @@ NeighborListSpec local_neighbor_spec(const Md3dConfig &config, const Md3dDomain 
     return s;
 }
 
+// The force loop: its CPU form (chunked) or GPU form, in float64 (float32 with single
+// precision) or mixed.
+const char *force_kernel(Precision precision, bool chunked) {
+    if (precision == Precision::Mixed)
+        return chunked ? "compute_forces_chunked_mixed" : "compute_forces_mixed";
+    return chunked ? "compute_forces_chunked" : "compute_forces";
+}
+
 } // namespace
 
 Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
@@ -80,8 +88,9 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
       neighbors_(physics, options_, local_neighbor_spec(config, domain_.get()), n_local_),
       forces_chunked_(kernel_form(options_, "compute_forces_chunked", "compute_forces") ==
                       std::string("compute_forces_chunked")),
+      forces_skip_energies_(!forces_chunked_ || config.precision == Precision::Mixed),
       kick_drift_(physics, "kick_drift", options_), kick_(physics, "kick", options_),
-      forces_(physics, forces_chunked_ ? "compute_forces_chunked" : "compute_forces", options_),
+      forces_(physics, force_kernel(config.precision, forces_chunked_), options_),
       wrap_(physics, "wrap_positions", options_), baoab_(physics, "baoab_kick_drift", options_),
       scale_(physics, "scale_velocities", options_),
       permute_real_(physics, "permute_real", options_),
@@ -378,9 +387,9 @@ bool Simulation::evaluate_forces(bool energies, double kick_dt) {
 }
 
 bool Simulation::writes_energies(bool energies) const {
-    // The GPU form writes pe and vir only when asked (on one rank: the domain's ensure_energies
-    // would redo the halo exchange); the CPU form runs one particle per item and always does.
-    return energies || domain_ || forces_chunked_;
+    // The GPU forms and the mixed CPU form write pe and vir only when asked (on one rank: the
+    // domain's ensure_energies would redo the halo exchange); compute_forces_chunked always does.
+    return energies || domain_ || !forces_skip_energies_;
 }
 
 void Simulation::launch_pair_forces(bool energies, const Array *stale) {
@@ -426,6 +435,8 @@ void Simulation::launch_pair_forces(bool energies, const Array *stale) {
         args.push_back(int32_t(writes_energies(energies) ? 1 : 0));
         args.push_back(stale ? *stale : fresh_);
         args.push_back(stale ? neighbors_.rebuild_limit2() : 0.0);
+    } else if (forces_skip_energies_) {
+        args.push_back(int32_t(writes_energies(energies) ? 1 : 0)); // compute_forces_chunked_mixed
     }
     forces_(lanes * n_local_, args);
 }

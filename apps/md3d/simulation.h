@@ -92,11 +92,12 @@ public:
     // Neighbour update (as the rebuild rule says), then forces, energies and virials at the
     // current positions (+ walls).
     void compute_forces();
-    // With Newton's third law (cpu) and with the GPU form on one rank (opencl, cuda), a step
-    // computes the pair energies and virials only when the run loop will sample its end
-    // (output.thermo_interval, output.frame_interval, the last step): LAMMPS' eflag/vflag. The
-    // forces have the same bits either way. Whatever reads pe or vir (observables(), frame(), pe(),
-    // vir()) first runs the force pass again with them when they are missing (ensure_energies).
+    // With Newton's third law (cpu), with mixed precision, and with the GPU form on one rank
+    // (opencl, cuda), a step computes the pair energies and virials only when the run loop will
+    // sample its end (output.thermo_interval, output.frame_interval, the last step): LAMMPS'
+    // eflag/vflag. The forces have the same bits either way. Whatever reads pe or vir
+    // (observables(), frame(), pe(), vir()) first runs the force pass again with them when they are
+    // missing (ensure_energies).
     void ensure_energies();
     // Force passes so far that computed energies and virials, and that did not.
     int64_t energy_passes() const { return energy_passes_; }
@@ -223,7 +224,12 @@ private:
     smelt::Array real_tmp_, int_tmp_; // gather targets of reorder_by_cell, swapped in
     smelt::Array mass_, eps_t_, sig_t_, rc2_t_, eshift_t_; // per-type tables
     NeighborList neighbors_;
-    bool forces_chunked_; // the CPU form of the force loop (compute_forces_chunked), no lanes
+    // The CPU form of the force loop (compute_forces_chunked, compute_forces_chunked_mixed), no
+    // lanes.
+    bool forces_chunked_;
+    // The force loop takes `energy` and may skip pe and vir (every form but
+    // compute_forces_chunked).
+    bool forces_skip_energies_;
     smelt::Elementwise kick_drift_, kick_, forces_, wrap_, baoab_, scale_, permute_real_,
         permute_int_;
     std::optional<smelt::Elementwise> walls_;

@@ -165,6 +165,22 @@ TEST(RunConfig, DefaultsAndEveryKey) {
     EXPECT_STREQ(to_string(Precision::Double), "double");
 }
 
+// precision: mixed is a choice of the apps whose force loop has a mixed form
+// (RunDefaults::mixed_precision, md3d); it compiles in double. Elsewhere: a located error.
+TEST(RunConfig, MixedPrecisionOnlyWhereTheAppHasIt) {
+    const auto root = ConfigNode::load_string("threads: 1\nprecision: mixed\n", "m.yaml");
+    const RunConfig c = parse_run_config(root, {"out/x", "x", {}, true});
+    EXPECT_EQ(c.precision, Precision::Mixed);
+    EXPECT_EQ(engine_options(c).precision, smelt::Precision::Double);
+    EXPECT_STREQ(to_string(Precision::Mixed), "mixed");
+    EXPECT_NE(describe_run(c).find("cpu, mixed precision"), std::string::npos) << describe_run(c);
+    const ConfigError e = error_of([&] { parse_run_config(root, {"out/x", "x"}); });
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.column(), 12);
+    EXPECT_EQ(e.key(), "precision");
+    EXPECT_NE(e.message().find("mixed precision is md3d's only"), std::string::npos) << e.what();
+}
+
 TEST(RunConfig, CheckpointKeys) {
     auto parse = [](const std::string &output) {
         return parse_run_config(ConfigNode::load_string("output: " + output + "\n", "k.yaml"),

@@ -1204,6 +1204,76 @@ def check_reductions():
           "displacement2_map: minimum image on periodic axes only %r" % d2)
 
 
+def check_mixed_forces():
+    """compute_forces_mixed (one lane) and compute_forces_chunked_mixed under the language's
+    typing (smelt._language: float32 operations stay float32, as compiled; plain CPython with
+    NumPy 1.x would widen `2.0 * s6` to float64) equal, bit for bit, the specification written
+    here with NumPy scalars: the difference and its minimum image in float64, rounded to
+    float32; r^2, 1/r^2 and the LJ terms in float32; the sums and the energy shift in float64.
+    Kob-Andersen pairs, periodic and walled on z, every pair in the list."""
+    from smelt._language import language
+    gpu_form = language(P.compute_forces_mixed)
+    cpu_form = language(P.compute_forces_chunked_mixed)
+    pot = Pot([[1.0, 1.5], [1.5, 0.5]], [[1.0, 0.8], [0.8, 0.88]], [[2.5, 2.0], [2.0, 2.2]],
+              1, [1.0, 1.0])
+    nt, eps, sig, rc2, eshift = pot.tables()
+    f32 = np.float32
+    n, edge = 40, 4.0
+    rng = np.random.default_rng(8)
+    for mask in (7, 3):
+        x, y, z = (rng.uniform(0.0, edge, n) for _ in range(3))
+        typ = (np.arange(n) % 2).astype(np.int32)
+        start = (np.arange(n) * (n - 1)).astype(np.int32)
+        count = np.full(n, n - 1, dtype=np.int32)
+        idx = np.array([j for i in range(n) for j in range(n) if j != i], dtype=np.int32)
+        runs = []
+        for form, extra in ((gpu_form, (np.int32(1), np.int32(1), FRESH, 0.0)),
+                            (cpu_form, (np.int32(1),))):
+            out = [np.zeros(n) for _ in range(5)]
+            for t in range(n):
+                form(t, x, y, z, *out, start, count, idx, np.int32(1), edge, edge, edge,
+                     np.int32(mask), typ, np.int32(nt), eps, sig, rc2, eshift, *extra)
+            runs.append(out)
+        want = [np.zeros(n) for _ in range(5)]
+        for i in range(n):
+            acc, ei, wi = [0.0, 0.0, 0.0], 0.0, 0.0
+            for j in range(n):
+                if j == i:
+                    continue
+                d = []
+                for a, c in enumerate((x, y, z)):
+                    e = c[i] - c[j]
+                    if (mask >> a) & 1:
+                        e = e - edge if e >= edge / 2 else e
+                        e = e + edge if e < -edge / 2 else e
+                    d.append(f32(e))
+                r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+                k = typ[i] * nt + typ[j]
+                if not float(r2) < rc2[k]:
+                    continue
+                inv = f32(1) / r2
+                s2 = f32(sig[k]) * f32(sig[k]) * inv
+                s6 = s2 * s2 * s2
+                ff = f32(24) * f32(eps[k]) * (f32(2) * s6 * s6 - s6) * inv
+                for q in range(3):
+                    acc[q] += float(ff * d[q])
+                ei += float(f32(4) * f32(eps[k]) * (s6 * s6 - s6)) - eshift[k]
+                wi += float(ff * r2)
+            for q in range(3):
+                want[q][i] = acc[q]
+            want[3][i], want[4][i] = 0.5 * ei, 0.5 * wi
+        for name, got in zip(("compute_forces_mixed", "compute_forces_chunked_mixed"), runs):
+            check(all(np.array_equal(got[q], want[q]) for q in range(5)),
+                  "mask %d: %s == the float32-pair, float64-sum specification, bit for bit"
+                  % (mask, name))
+        ref = [np.zeros(n) for _ in range(5)]
+        elementwise(P.compute_forces, n, x, y, z, *ref, start, count, idx, 1, edge, edge, edge,
+                    mask, typ, nt, eps, sig, rc2, eshift, 1, 1, FRESH, 0.0)
+        rel = max(np.max(np.abs(runs[0][q] - ref[q])) / np.max(np.abs(ref[q])) for q in range(3))
+        check(1e-9 < rel < 1e-5, "mask %d: mixed forces are float64's to float32 rounding "
+              "(max error %.1e of the largest force)" % (mask, rel))
+
+
 CHECKS = {
     "kernel_language": check_kernel_language,
     "rng_known_answers": check_rng_known_answers,
@@ -1222,6 +1292,7 @@ CHECKS = {
     "langevin": check_langevin,
     "bussi_run": check_bussi_run,
     "reductions": check_reductions,
+    "mixed_forces": check_mixed_forces,
 }
 
 

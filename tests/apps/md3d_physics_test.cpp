@@ -28,6 +28,6 @@ INSTANTIATE_TEST_SUITE_P(Checks, Md3dPhysics,
                                            "language_typing", "rng_statistics", "bussi", "tail",
                                            "box", "lattice_energy", "forces_fd", "momentum",
                                            "neighbor_lists", "newton", "half_list_cells", "nve",
-                                           "langevin", "bussi_run", "reductions"));
+                                           "langevin", "bussi_run", "reductions", "mixed_forces"));
 
 } // namespace

@@ -1,8 +1,8 @@
 // md3d on the kit's checkpoints: a run stopped part way and restarted from its checkpoint leaves
 // the same trajectory (positions, velocities, images), observables and CSV bit for bit as a run
 // that went through (CPU backend, one thread), for each integrator, two types with walls, and
-// single precision. The thermostats' random numbers are counter based and their heat is in the
-// checkpoint, so Langevin and Bussi continue exactly too.
+// single and mixed precision. The thermostats' random numbers are counter based and their heat is
+// in the checkpoint, so Langevin and Bussi continue exactly too.
 #include "common/run_loop.h"
 #include "h5_read.h"
 #include "md3d/simulation.h"
@@ -76,7 +76,7 @@ TEST_P(Md3dRestart, StoppedAndRestartedRunEqualsTheUninterruptedOne) {
 }
 
 std::string config_name(size_t index) {
-    const char *names[] = {"Nve", "LangevinWalls", "Bussi", "Single"};
+    const char *names[] = {"Nve", "LangevinWalls", "Bussi", "Single", "Mixed"};
     return names[index];
 }
 
@@ -107,7 +107,12 @@ INSTANTIATE_TEST_SUITE_P(
         "precision: single\n"
         "system: {lattice: fcc, cells: [4, 4, 4], density: 0.6, temperature: 2.0, seed: 7}\n"
         "potential: {r_cut: 2.5, shift: true}\nintegrator: {dt: 0.005, steps: 40}\n"
-        "neighbor: {mode: all_pairs, skin: 0.2}\n"),
+        "neighbor: {mode: all_pairs, skin: 0.2}\n",
+        // mixed precision (float64 state: the checkpoint holds it exactly), binned full lists
+        // kept several steps, energies only on sampled steps
+        "precision: mixed\n"
+        "system: {lattice: fcc, cells: [5, 5, 5], density: 0.6, temperature: 2.0, seed: 7}\n"
+        "potential: {r_cut: 2.5, shift: true}\nintegrator: {dt: 0.005, steps: 40}\n"),
     [](const auto &info) { return config_name(info.index); });
 
 // A checkpoint of another system (particle count) is refused with the entry that does not fit.

@@ -56,3 +56,27 @@ def lj_force_divr_inv(inv_r2, eps, sigma):
     s2 = sigma * sigma * inv_r2
     s6 = s2 * s2 * s2
     return 24.0 * eps * (2.0 * s6 * s6 - s6) * inv_r2
+
+
+# float32 twins of the two above, for mixed-precision force loops (md3d's precision: mixed,
+# compute_forces_mixed): every operation in float whatever the program's precision ('float' is
+# not switched by it, unlike 'double'). The arguments must already be floats (cast(x, 'float')).
+
+@annotate(float='inv_r2, eps, sigma', return_='float')
+def lj_energy_inv_f(inv_r2, eps, sigma):
+    """lj_energy_inv in float32."""
+    s2 = declare('float')
+    s6 = declare('float')
+    s2 = sigma * sigma * inv_r2
+    s6 = s2 * s2 * s2
+    return 4.0 * eps * (s6 * s6 - s6)
+
+
+@annotate(float='inv_r2, eps, sigma', return_='float')
+def lj_force_divr_inv_f(inv_r2, eps, sigma):
+    """lj_force_divr_inv in float32."""
+    s2 = declare('float')
+    s6 = declare('float')
+    s2 = sigma * sigma * inv_r2
+    s6 = s2 * s2 * s2
+    return 24.0 * eps * (2.0 * s6 * s6 - s6) * inv_r2
