@@ -155,6 +155,10 @@ public:
     // and host mirrors need no transfers (the CPU; OpenCL on a CPU device could say yes too).
     virtual bool host_addressable() const = 0;
     virtual void synchronize() = 0; // waits for queued work (no-op on the CPU)
+    // Starts queued work on the device without waiting for it, so it runs while the host does
+    // something else (an MPI exchange): OpenCL may hold enqueued commands until a flush or a
+    // blocking call. A no-op where launches start at once (CUDA) or run on the caller (CPU).
+    virtual void flush() {}
 
     // --- toolchain (uncached steps; KernelLoader adds the disk and in-process caches) ---
     virtual ToolchainKey toolchain_key(const ModuleSource &src) const = 0;

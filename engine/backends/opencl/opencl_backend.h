@@ -6,7 +6,7 @@
 //   write/read       blocking clEnqueueWriteBuffer / clEnqueueReadBuffer: the host memory may
 //                    be reused on return, and a read sees every kernel queued before it
 //   copy, launch     queued (clEnqueueCopyBuffer, clEnqueueNDRangeKernel); synchronize() is
-//                    clFinish
+//                    clFinish, flush() clFlush
 //   build            clCreateProgramWithSource + clBuildProgram (-cl-std=CL1.2 + extra flags);
 //                    the program binary (CL_PROGRAM_BINARIES) is the cached binary
 //   load             clCreateProgramWithBinary + clBuildProgram; Module::function → cl_kernel
@@ -74,6 +74,7 @@ public:
               size_t bytes) override;
     bool host_addressable() const override { return false; }
     void synchronize() override;
+    void flush() override;
 
     // compiler: "OpenCL <platform> (<platform version>)", version: the driver and device
     // versions, flags: the build options, device: the device's vendor and name.
