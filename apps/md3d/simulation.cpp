@@ -101,6 +101,10 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
         if (neighbors_.spec().lanes > 1) sum_lanes_.emplace(physics, "sum_lanes", options_);
     }
     if (domain_) local_periodic_ = domain_->local_mask();
+    // Only where launches are asynchronous (the GPU form): on the CPU a kernel runs on the
+    // calling thread, and nothing could overlap the exchange.
+    if (domain_ && !forces_chunked_ && config.domain.overlap)
+        forces_subset_.emplace(physics, "compute_forces_subset", options_);
     const auto n = static_cast<size_t>(n_local_);
     for (auto *set : {&pos_, &vel_, &force_})
         for (Array &a : *set)
@@ -387,7 +391,10 @@ void Simulation::evaluate_forces(bool energies) {
             args.push_back(int32_t(lanes));
             args.push_back(energy);
         }
-        forces_(lanes * n_local_, args);
+        if (domain_)
+            domain_forces(lanes * n_local_, lanes, std::move(args));
+        else
+            forces_(lanes * n_local_, args);
         if (lanes > 1)
             (*sum_lanes_)(n_local_, {force_[0], force_[1], force_[2], pe_, vir_, lane_parts_[0],
                                      lane_parts_[1], lane_parts_[2], lane_parts_[3], lane_parts_[4],
@@ -472,6 +479,7 @@ void Simulation::compile_kernels() {
     if (in.kind == IntegratorKind::Bussi) scale_({vel_[0], vel_[1], vel_[2], 1.0});
     kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, 0.0});
     if (!domain_) (void)neighbors_.max_displacement2({pos_[0], pos_[1], pos_[2]});
+    if (domain_) compile_domain_kernels();
     if (newton_) {
         // The pass without energies (newton_sum_forces) and back: the same force bits.
         evaluate_forces(false);
