@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <sstream>
 
 namespace smelt::apps {
@@ -25,13 +26,16 @@ using namespace smelt::apps::test_util;
 
 constexpr int64_t kN = 600;
 constexpr double kEdge = 9.0;
+constexpr int32_t kMask = 6; // walls along x
 
-// A periodic Kob-Andersen liquid of kN particles on `backend` with full lists of `lanes` lanes.
+// A Kob-Andersen liquid of kN particles between walls along x (periodic y, z) on `backend` with
+// full lists of `lanes` lanes.
 Md3dConfig liquid(const std::string &backend, int lanes) {
     std::ostringstream s;
     s << "backend: " << backend << "\nsystem:\n  lattice: sc\n  n: " << kN
       << "\n  lattice_constant: 0.5\n  box: [" << kEdge << ", " << kEdge << ", " << kEdge
-      << "]\n  types: [A, B]\n  counts: [300, 300]\n  temperature: 0\n"
+      << "]\n  boundary: [walls, periodic, periodic]\n  walls: {stiffness: 50.0, range: 0.5}"
+      << "\n  types: [A, B]\n  counts: [300, 300]\n  temperature: 0\n"
       << "potential:\n  shift: true\n"
       << kKobAndersenPairs << "integrator: {dt: 0.005, steps: 10}\n"
       << "neighbor: {newton: false" << (backend == "cpu" ? "" : ", lanes: " + std::to_string(lanes))
@@ -45,13 +49,33 @@ bool have_opencl() {
     return false;
 }
 
+// A random state with the particles in increasing x: the first ones fill a slab x < x_k, as a
+// rank's owned particles do, and the rest stand beyond its face, as its ghosts do.
+HostState sorted_by_x() {
+    HostState s = random_state(kN, {kEdge, kEdge, kEdge}, kMask, 2, 0.85, 17);
+    std::vector<size_t> order(static_cast<size_t>(kN));
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return s.position[0][a] < s.position[0][b]; });
+    HostState out = s;
+    for (size_t k = 0; k < order.size(); ++k) {
+        for (size_t a = 0; a < 3; ++a) {
+            out.position[a][k] = s.position[a][order[k]];
+            out.velocity[a][k] = s.velocity[a][order[k]];
+            out.image[a][k] = s.image[a][order[k]];
+        }
+        out.species[k] = s.species[order[k]];
+    }
+    return out;
+}
+
 // The first `owned` particles of the serial run on `backend` as a rank's owned ones: the
 // split against a loop over the list's rows, and the forces of compute_forces_subset over the
 // interior, then the boundary, against compute_forces over all: bit for bit.
 void expect_split_keeps_the_bits(const std::string &backend, int lanes, int64_t owned) {
     const Md3dConfig c = liquid(backend, lanes);
     Simulation sim(c, md3d_physics());
-    sim.set_state(random_state(kN, {kEdge, kEdge, kEdge}, 7, 2, 0.85, 17, 0.0));
+    sim.set_state(sorted_by_x());
     const NeighborList &nl = sim.neighbors();
     ASSERT_EQ(nl.spec().lanes, lanes);
     ASSERT_FALSE(nl.spec().half);
@@ -120,7 +144,7 @@ void expect_split_keeps_the_bits(const std::string &backend, int lanes, int64_t 
                                         kEdge,
                                         kEdge,
                                         kEdge,
-                                        int32_t(7),
+                                        kMask,
                                         sim.species(),
                                         int32_t(2),
                                         eps_t,
