@@ -393,7 +393,8 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
 
 DomainConfig parse_domain(const ConfigNode &dom) {
     DomainConfig out;
-    domain::parse_grid(dom, out.grid);
+    domain::parse_grid(dom, out.grid, {"overlap"});
+    out.overlap = optional<bool>(dom, "overlap", true);
     return out;
 }
 

@@ -120,6 +120,10 @@ struct NeighborConfig {
 // choose. Only read when the run has more than one MPI rank.
 struct DomainConfig {
     std::array<int, 3> grid{0, 0, 0};
+    // On GPU backends (opencl, cuda): between list rebuilds, the forces of the particles whose
+    // list holds no ghost run while the halo refresh is in flight (md3d/domain.h). Off: the
+    // refresh completes before the forces. The forces have the same bits either way.
+    bool overlap = true;
 };
 
 // RunConfig: backend, precision, threads, output, source (the file and its text).

@@ -98,6 +98,9 @@ std::string describe(const Md3dConfig &c) {
         const auto d = domain_dims(c, mpi::size());
         s += format("\ndomain       %d x %d x %d sub-boxes over %d MPI ranks, ghosts within %g",
                     d[0], d[1], d[2], mpi::size(), c.r_list());
+        // As the Simulation decides: GPU backends only (domain.overlap).
+        if (c.domain.overlap && c.backend != "cpu")
+            s += ", halo refresh overlapped with the interior forces";
     }
     s += "\n" + describe_run(c);
     if (c.output_force) s += "frames       with forces\n";

@@ -23,7 +23,8 @@ Md3dDomain::Md3dDomain(const Md3dConfig &config, const smelt::Program &physics,
           mpi::rank(), domain_dims(config, mpi::size()), config.system.box,
           {config.axis_periodic(0), config.axis_periodic(1), config.axis_periodic(2)})),
       local_mask_(domain::local_periodic_mask(grid_, config.periodic_mask())),
-      pack_(halo_program(physics), options) {
+      halo_kernels_(halo_program(physics)), pack_(halo_kernels_, options),
+      split_(halo_kernels_, options) {
     // The config check names the key; this guards callers that bypass it.
     const std::string thin = domain::check_thickness(grid_, config.r_list());
     if (!thin.empty()) throw std::invalid_argument("domain.grid: " + thin);

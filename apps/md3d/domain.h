@@ -7,11 +7,17 @@
 // skin/2 outside its sub-box, and outside [0, L)): owned and ghost coordinates then stay in one
 // frame. At a rebuild the Simulation wraps (every periodic axis), migrate() sends the particles
 // to their owners, and the halo is rebuilt. The outputs wrap on the host, as wrap_positions does.
+//
+// After each list build, split() sorts the owned particles into interior (their list rows hold
+// no ghost) and boundary (common/domain/interior_split.h). Between rebuilds the Simulation can
+// then refresh the halo in parts (refresh_out, refresh_exchange, refresh_in) and compute the
+// interior's forces while the messages are in flight (Simulation::overlapped_forces).
 #pragma once
 
 #include "common/domain/cart_grid.h"
 #include "common/domain/device_pack.h"
 #include "common/domain/halo.h"
+#include "common/domain/interior_split.h"
 #include "common/neighbor_list.h"
 #include "md3d/config.h"
 #include "md3d/initial_state.h"
@@ -46,6 +52,13 @@ public:
     int64_t rebuild(const std::vector<smelt::Array *> &owned, const smelt::Array &typ, int64_t n);
     // Sends the owned positions loaded by needs_rebuild() to the neighbours' ghosts. Collective.
     void refresh() { halo_.refresh(pack_, ext_); }
+    // refresh() in the three parts of Halo::refresh_out / refresh_exchange / refresh_in.
+    void refresh_out() { halo_.refresh_out(pack_, ext_); }
+    void refresh_exchange() { halo_.refresh_exchange(); }
+    void refresh_in() { halo_.refresh_in(pack_, ext_); }
+    // Splits the owned particles by whether `list` (just built over ext()) gives them a ghost.
+    void split(const NeighborList &list) { split_.build(list, halo_.owned()); }
+    const domain::InteriorSplit &interior_split() const { return split_; }
 
     const std::array<smelt::Array, 3> &ext() const { return ext_; }
     const smelt::Array &ext_typ() const { return ext_typ_; }
@@ -56,8 +69,10 @@ private:
     Md3dConfig config_;
     domain::CartGrid grid_;
     int32_t local_mask_ = 7;
+    smelt::Program halo_kernels_; // apps/common/kernels/halo.py
     domain::DevicePack pack_;
     domain::Halo halo_;
+    domain::InteriorSplit split_;
     std::array<smelt::Array, 3> ext_;
     smelt::Array ext_typ_;
     bool stale_ = true;

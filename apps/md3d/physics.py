@@ -337,6 +337,24 @@ def compute_forces_chunked_mixed(i, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr
         vir[i] = 0.5 * wi
 
 
+@annotate(t='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t, stale',
+          intp='sel, nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz, limit2',
+          int='nbr_stride, periodic, ntypes, lanes, energy')
+def compute_forces_subset(t, sel, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx,
+                          nbr_stride, lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t,
+                          eshift_t, lanes, energy, stale, limit2):
+    """compute_forces for the particles sel[0], sel[1], ... only: run over lanes * len(sel)
+    items, item t is compute_forces' item sel[t // lanes] * lanes + t % lanes, so each of them
+    gets the same bits as in a launch over all particles, and the others are left as they are.
+    With MPI, md3d launches the particles whose list holds no ghost while the halo is in flight,
+    then the others (apps/common/domain/interior_split.h)."""
+    k = declare('int')
+    k = t // lanes
+    compute_forces(sel[k] * lanes + t - k * lanes, x, y, z, fx, fy, fz, pe, vir, nbr_start,
+                   nbr_count, nbr_idx, nbr_stride, lx, ly, lz, periodic, typ, ntypes, eps_t,
+                   sig_t, rc2_t, eshift_t, lanes, energy, stale, limit2)
+
+
 # Neighbours compute_forces_chunked evaluates per chunk (the length of its private arrays).
 FORCE_CHUNK = 32
 # The same for compute_forces_newton, whose half-list rows (about 40 neighbours in a dense LJ

@@ -118,6 +118,11 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
     join_kicks_ =
         test_ahead_ && sum_lanes_kick_ && !walls_ && config.integrator.kind == IntegratorKind::Nve;
     if (join_kicks_) joined_kicks_.emplace(physics, "sum_lanes_kick_kick_drift", options_);
+    // Only where launches are asynchronous (the GPU form): on the CPU a kernel runs on the
+    // calling thread, and nothing could overlap the exchange.
+    if (domain_ && !forces_chunked_ && config.domain.overlap &&
+        config.precision != Precision::Mixed)
+        forces_subset_.emplace(physics, "compute_forces_subset", options_);
     const auto n = static_cast<size_t>(n_local_);
     for (auto *set : {&pos_, &vel_, &force_})
         for (Array &a : *set)
@@ -438,7 +443,10 @@ void Simulation::launch_pair_forces(bool energies, const Array *stale) {
     } else if (forces_skip_energies_) {
         args.push_back(int32_t(writes_energies(energies) ? 1 : 0)); // compute_forces_chunked_mixed
     }
-    forces_(lanes * n_local_, args);
+    if (domain_)
+        domain_forces(lanes * n_local_, lanes, std::move(args));
+    else
+        forces_(lanes * n_local_, args);
 }
 
 bool Simulation::finish_forces(bool energies, double kick_dt, bool defer) {
@@ -605,6 +613,7 @@ void Simulation::compile_kernels() {
     if (in.kind == IntegratorKind::Bussi) scale_({vel_[0], vel_[1], vel_[2], 1.0});
     kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, 0.0});
     if (!domain_) (void)neighbors_.max_displacement2({pos_[0], pos_[1], pos_[2]});
+    if (domain_) compile_domain_kernels();
     if (newton_) {
         // The pass without energies (newton_sum_forces) and back: the same force bits.
         evaluate_forces(false);

@@ -194,6 +194,13 @@ private:
     // ghosts; frames and checkpoints gathered on rank 0.
     void update_domain();
     std::vector<Field> gathered_frame();
+    // The force launch of evaluate_forces on several ranks (compute_forces' items and
+    // arguments): with a halo refresh pending, the interior's forces run while it is in flight,
+    // then the boundary's (simulation_domain.cpp says why in that order); else one launch.
+    void domain_forces(int64_t items, int lanes, std::vector<smelt::Arg> args);
+    // Compiles compute_forces_subset (a force pass through the overlapped path), so a timed
+    // loop measures steps only. Collective.
+    void compile_domain_kernels();
     // "rank 0: 1000 owned, 800 ghosts, 28.8 kB sent per step; ms per step: rebuild test ...,
     // halo refresh ...; ms per rebuild: ..." (the halo's cost, for the docs; a phase's time
     // includes waiting for kernels queued before it).
@@ -253,10 +260,15 @@ private:
     bool energies_current_ = false; // pe_ and vir_ belong to the current forces
     int64_t energy_passes_ = 0, force_only_passes_ = 0;
     smelt::Reduction ke_, pe_sum_, virial_, heat_sum_, px_, py_, pz_;
-    // Wall time in update_domain's phases, for domain_summary.
-    enum class DomainPhase { Test, Refresh, Migrate, List };
-    std::array<double, 4> domain_seconds_{};
-    int64_t domain_updates_ = 0, domain_rebuilds_ = 0;
+    // With MPI on a GPU backend (domain.overlap): compute_forces over a list of particles, and
+    // whether update_domain left the halo refresh to domain_forces.
+    std::optional<smelt::Elementwise> forces_subset_;
+    bool refresh_pending_ = false;
+    // Wall time in update_domain's phases and domain_forces' (Out, Exchange, In: the parts of
+    // an overlapped refresh), for domain_summary.
+    enum class DomainPhase { Test, Refresh, Migrate, List, Out, Exchange, In };
+    std::array<double, 7> domain_seconds_{};
+    int64_t domain_updates_ = 0, domain_rebuilds_ = 0, overlapped_refreshes_ = 0;
 };
 
 } // namespace smelt::apps::md3d

@@ -176,6 +176,10 @@ public:
     // A stage for reads of up to `capacity` bytes (HostStage). The default copies at start()
     // with read(), which is what the CPU, whose work is done when it returns, needs.
     virtual std::unique_ptr<HostStage> host_stage(size_t capacity);
+    // Starts queued work on the device without waiting for it, so it runs while the host does
+    // something else (an MPI exchange): OpenCL may hold enqueued commands until a flush or a
+    // blocking call. A no-op where launches start at once (CUDA) or run on the caller (CPU).
+    virtual void flush() {}
 
     // --- toolchain (uncached steps; KernelLoader adds the disk and in-process caches) ---
     virtual ToolchainKey toolchain_key(const ModuleSource &src) const = 0;

@@ -34,6 +34,15 @@ size_t device_count(const std::string &spec) {
     return row->status && row->status().available ? 1 : 0;
 }
 
+std::vector<size_t> rank_devices(const std::string &spec) {
+    const BackendRow *row = find_backend_row(spec);
+    if (row && row->rank_devices) return row->rank_devices();
+    std::vector<size_t> all(device_count(spec));
+    for (size_t i = 0; i < all.size(); ++i)
+        all[i] = i;
+    return all;
+}
+
 Backend &get_backend(const std::string &spec) {
     static std::mutex mutex;
     static std::map<std::string, std::unique_ptr<Backend>> backends;

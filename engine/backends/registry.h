@@ -22,6 +22,10 @@ Backend &default_backend();
 // backend, 1 for a backend without device numbers (cpu). Makes no backend, so it opens no
 // device (no GPU context).
 size_t device_count(const std::string &spec);
+// The device numbers the ranks of an MPI job on one node share round robin (the row's
+// rank_devices: OpenCL's GPUs before a CPU device); empty for an unknown or unavailable backend.
+// Makes no backend.
+std::vector<size_t> rank_devices(const std::string &spec);
 
 // Every row of the backend table (support/backend_table.h) with its status here and now.
 std::vector<BackendStatus> list_backends();

@@ -83,10 +83,22 @@ size_t opencl_device_count() {
         return 0; // the platform query failed: opencl_status says why
     }
 }
+
+std::vector<size_t> opencl_rank_devices() {
+    try {
+        std::vector<opencl::DeviceSummary> summaries;
+        for (const auto &f : opencl::find_devices())
+            summaries.push_back(f.summary);
+        return opencl::default_devices(summaries);
+    } catch (const BackendError &) {
+        return {};
+    }
+}
 #else
 constexpr auto make_opencl = nullptr;
 constexpr auto opencl_target = nullptr;
 constexpr auto opencl_device_count = nullptr;
+constexpr auto opencl_rank_devices = nullptr;
 #endif
 
 BackendStatus cuda_status() {
@@ -157,7 +169,8 @@ const std::vector<BackendRow> &backend_rows() {
          .make = make_opencl,
          .dialect = codegen::opencl_dialect,
          .target = opencl_target,
-         .device_count = opencl_device_count},
+         .device_count = opencl_device_count,
+         .rank_devices = opencl_rank_devices},
         {.name = "cuda",
          .family = "cuda",
          .takes_device = true,

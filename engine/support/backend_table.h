@@ -63,6 +63,10 @@ struct BackendRow {
     // making a backend (an MPI job gives each rank of a node its own device); null: the row has
     // one device when available.
     size_t (*device_count)() = nullptr;
+    // The device numbers (N of "NAME:N") that the ranks of an MPI job on one node share round
+    // robin, in order: for OpenCL the GPUs when there are any (as plain "opencl" takes the first
+    // GPU), else every device; empty when none is usable. Null: 0 .. device_count - 1.
+    std::vector<size_t> (*rank_devices)() = nullptr;
 };
 
 // Every row, in the order `smelt devices` lists them.

@@ -53,6 +53,19 @@ TEST(OpenCLSelection, SpecsPickTheDevice) {
     EXPECT_EQ(opencl::select_device(cpu_only, ""), 0u); // no GPU: the first device
 }
 
+// The ranks of an MPI job share the GPUs round robin, never the CPU device listed before them
+// (rank 0 on PoCL beside two GPUs was the round robin over every device); without a GPU they
+// share every device (one PoCL device for all ranks).
+TEST(OpenCLSelection, DefaultDevicesAreTheGpusElseAll) {
+    auto d = fake_devices();
+    EXPECT_EQ(opencl::default_devices(d), (std::vector<size_t>{1, 2}));
+    EXPECT_EQ(opencl::default_devices({d[0]}), (std::vector<size_t>{0}));
+    std::vector<DeviceSummary> cpus = {d[0], d[0]};
+    cpus[1].device_index = 1;
+    EXPECT_EQ(opencl::default_devices(cpus), (std::vector<size_t>{0, 1}));
+    EXPECT_TRUE(opencl::default_devices({}).empty());
+}
+
 TEST(OpenCLSelection, NoMatchListsTheDevices) {
     auto d = fake_devices();
     for (const char *spec : {"7", "amd:0", "nvidia:5", "portable:gpu"}) {

@@ -90,6 +90,26 @@ TEST(BackendTable, DeviceCountNumbersTheDevicesNameNSelects) {
     }
 }
 
+// rank_devices lists devices that device_count numbers, each once, and some for every available
+// backend (the MPI ranks' round robin picks from it).
+TEST(BackendTable, RankDevicesAreSelectableDevices) {
+    EXPECT_TRUE(rank_devices("vulkan").empty());
+    EXPECT_EQ(rank_devices("cpu"), (std::vector<size_t>{0}));
+    for (const BackendRow &row : backend_rows()) {
+        if (!row.takes_device) continue;
+        SCOPED_TRACE(row.name);
+        const std::vector<size_t> devices = rank_devices(row.name);
+        if (!row.status().available) {
+            EXPECT_TRUE(devices.empty());
+            continue;
+        }
+        ASSERT_FALSE(devices.empty());
+        EXPECT_TRUE(std::is_sorted(devices.begin(), devices.end()));
+        EXPECT_EQ(std::adjacent_find(devices.begin(), devices.end()), devices.end());
+        EXPECT_LT(devices.back(), device_count(row.name));
+    }
+}
+
 TEST(BackendTable, UnknownBackendsHaveNoDialectNorTarget) {
     try {
         codegen::dialect_for_backend("vulkan");

@@ -5,8 +5,8 @@
 #include "backends/registry.h"
 #include "support/backend_table.h"
 
-#include <algorithm>
 #include <cstdlib>
+#include <vector>
 
 namespace smelt::apps::mpi {
 
@@ -23,11 +23,13 @@ std::string backend_for_rank(const std::string &backend) {
         return backend;
     }
     // Round robin over the node's devices: more ranks than GPUs share them, and a CPU OpenCL
-    // (PoCL) has one device, shared by all. Counted without opening a device: a backend made
-    // here would hold a context on device 0 in every rank. An unavailable backend counts 0, and
-    // the rank's own run reports it, naming the device.
-    const size_t count = std::max<size_t>(smelt::device_count(backend), 1);
-    return backend + ":" + std::to_string(size_t(local_rank()) % count);
+    // (PoCL) has one device, shared by all; beside GPUs an OpenCL CPU device is left out, as
+    // plain "opencl" leaves it (smelt::rank_devices). Listed without opening a device: a
+    // backend made here would hold a context on device 0 in every rank. An unavailable backend
+    // lists none: device 0, and the rank's own run reports it, naming the device.
+    const std::vector<size_t> devices = smelt::rank_devices(backend);
+    const size_t device = devices.empty() ? 0 : devices[size_t(local_rank()) % devices.size()];
+    return backend + ":" + std::to_string(device);
 }
 
 } // namespace smelt::apps::mpi

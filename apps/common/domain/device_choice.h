@@ -11,8 +11,9 @@ namespace smelt::apps::mpi {
 // rank: unchanged on one rank, for a backend whose table row takes no device (the CPU), or when
 // the user chose the device (SMELT_OPENCL_DEVICE; a
 // CUDA_VISIBLE_DEVICES of one device, as some launchers set per rank, which is then cuda:0);
-// else "NAME:<local rank modulo the backend's devices>" (smelt::device_count: more ranks than
-// GPUs on a node share them round robin).
+// else "NAME:<device>", the device taken round robin by local rank from smelt::rank_devices
+// (more ranks than GPUs on a node share them; OpenCL: the GPUs, or the one CPU device of PoCL
+// that all ranks share).
 std::string backend_for_rank(const std::string &backend);
 
 } // namespace smelt::apps::mpi

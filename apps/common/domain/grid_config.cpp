@@ -8,8 +8,11 @@
 
 namespace smelt::apps::domain {
 
-void parse_grid(const ConfigNode &dom, std::span<int> grid) {
-    dom.expect_keys({"grid"});
+void parse_grid(const ConfigNode &dom, std::span<int> grid,
+                const std::vector<std::string_view> &app_keys) {
+    std::vector<std::string_view> keys = {"grid"};
+    keys.insert(keys.end(), app_keys.begin(), app_keys.end());
+    dom.expect_keys(keys);
     const auto g = dom.find("grid");
     if (!g) return;
     auto items = g->elements();

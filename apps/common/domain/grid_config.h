@@ -7,12 +7,16 @@
 
 #include <array>
 #include <span>
+#include <string_view>
+#include <vector>
 
 namespace smelt::apps::domain {
 
 // `dom.grid` into `grid` (one rank count per axis, each >= 0; grid.size() axes: 2 or 3); left as
-// it is when the key is absent. Unknown keys of `dom` are errors.
-void parse_grid(const ConfigNode &dom, std::span<int> grid);
+// it is when the key is absent. Keys of `dom` other than grid and `app_keys` (the app's own,
+// which it reads) are errors.
+void parse_grid(const ConfigNode &dom, std::span<int> grid,
+                const std::vector<std::string_view> &app_keys = {});
 
 // On more than one MPI rank (nothing otherwise): the grid `requested` (3 entries; those past
 // `dimensions` are 1) must fit the rank count, and each cut axis' sub-box of `box` must be at

@@ -86,35 +86,40 @@ void Halo::build_columns(const CartGrid &grid, DevicePack &pack, double range,
     n_total_ = n;
 }
 
-void Halo::refresh_columns(DevicePack &pack, std::span<smelt::Array *const> coords) {
-    bytes_sent_ = 0;
+// Swaps come in (down, up) pairs per axis, as build() made them: both are sent before either
+// is placed, and an axis' ghosts are placed before the next axis forwards them.
+void Halo::pack_out(DevicePack &pack, std::span<smelt::Array *const> coords, size_t p) {
     const size_t dim = coords.size();
-    const size_t real = dtype_size(coords[0]->dtype());
-    // Swaps come in (down, up) pairs per axis, as build() made them: both are sent before either
-    // is placed, and an axis' ghosts are placed before the next axis forwards them.
-    for (size_t p = 0; p + 1 < swaps_.size(); p += 2) {
-        for (size_t k = 0; k < 2; ++k) {
-            Swap &s = swaps_[p + k];
-            const size_t out = s.list.size(), in = size_t(s.recv_count);
-            pack.pack_coords(coords, s.list, s.axis, s.shift, s.send);
-            s.host_send.clear(); // keeps its capacity: no allocation per step
-            append_bytes(s.send, dim * out, s.host_send);
-            s.host_recv.resize(dim * in * real);
-            mpi::sendrecv_known(s.host_send.data(), s.host_send.size(), s.dest, s.host_recv.data(),
-                                s.host_recv.size(), s.source, s.tag);
-            bytes_sent_ += int64_t(s.host_send.size());
-        }
-        // A swap receives what its source sent the same way (the "down" swap what came down
-        // from above) into the slots build() gave it.
-        for (size_t k = 0; k < 2; ++k) {
-            Swap &s = swaps_[p + k];
-            const size_t in = size_t(s.recv_count);
-            if (in == 0) continue;
-            if (s.recv.is_null() || s.recv.size() < dim * in)
-                s.recv = smelt::Array(coords[0]->dtype(), dim * in, &pack.backend());
-            write_elements(s.recv, 0, s.host_recv.data(), dim * in);
-            pack.place_coords(s.recv, in, coords, size_t(s.recv_at));
-        }
+    for (size_t k = 0; k < 2; ++k) {
+        Swap &s = swaps_[p + k];
+        pack.pack_coords(coords, s.list, s.axis, s.shift, s.send);
+        s.host_send.clear(); // keeps its capacity: no allocation per step
+        append_bytes(s.send, dim * s.list.size(), s.host_send);
+        s.host_recv.resize(dim * size_t(s.recv_count) * dtype_size(coords[0]->dtype()));
+    }
+}
+
+void Halo::exchange(size_t p) {
+    for (size_t k = 0; k < 2; ++k) {
+        Swap &s = swaps_[p + k];
+        mpi::sendrecv_known(s.host_send.data(), s.host_send.size(), s.dest, s.host_recv.data(),
+                            s.host_recv.size(), s.source, s.tag);
+        bytes_sent_ += int64_t(s.host_send.size());
+    }
+}
+
+void Halo::place_in(DevicePack &pack, std::span<smelt::Array *const> coords, size_t p) {
+    const size_t dim = coords.size();
+    // A swap receives what its source sent the same way (the "down" swap what came down from
+    // above) into the slots build() gave it.
+    for (size_t k = 0; k < 2; ++k) {
+        Swap &s = swaps_[p + k];
+        const size_t in = size_t(s.recv_count);
+        if (in == 0) continue;
+        if (s.recv.is_null() || s.recv.size() < dim * in)
+            s.recv = smelt::Array(coords[0]->dtype(), dim * in, &pack.backend());
+        write_elements(s.recv, 0, s.host_recv.data(), dim * in);
+        pack.place_coords(s.recv, in, coords, size_t(s.recv_at));
     }
 }
 

@@ -50,8 +50,35 @@ public:
     }
     // Sends the current coordinates of the owned part (and forwarded ghosts) to the ghost slots.
     template <size_t D> void refresh(DevicePack &pack, std::array<smelt::Array, D> &coords) {
+        refresh_out(pack, coords);
+        refresh_exchange();
+        refresh_in(pack, coords);
+    }
+    // refresh() in three parts, so that device work reading no ghost can run while the first
+    // exchanged axis' messages are in flight (md3d's interior forces):
+    //   refresh_out       packs the first axis' coordinates and copies them to the host (waits
+    //                     for the device work queued before it, and for nothing after);
+    //   refresh_exchange  its MPI messages (host only: device work queued meanwhile runs on);
+    //   refresh_in        places them on the device (after the work queued since refresh_out),
+    //                     then refreshes the other axes whole (they forward the first axis'
+    //                     ghosts, so they wait for it).
+    // The three are collective and must come in this order, once each.
+    template <size_t D> void refresh_out(DevicePack &pack, std::array<smelt::Array, D> &coords) {
         const std::array<smelt::Array *, D> c = columns(coords);
-        refresh_columns(pack, c);
+        bytes_sent_ = 0;
+        if (!swaps_.empty()) pack_out(pack, c, 0);
+    }
+    void refresh_exchange() {
+        if (!swaps_.empty()) exchange(0);
+    }
+    template <size_t D> void refresh_in(DevicePack &pack, std::array<smelt::Array, D> &coords) {
+        const std::array<smelt::Array *, D> c = columns(coords);
+        if (!swaps_.empty()) place_in(pack, c, 0);
+        for (size_t p = 2; p + 1 < swaps_.size(); p += 2) {
+            pack_out(pack, c, p);
+            exchange(p);
+            place_in(pack, c, p);
+        }
     }
 
     int64_t owned() const { return n_owned_; }
@@ -72,7 +99,10 @@ private:
     void build_columns(const CartGrid &grid, DevicePack &pack, double range,
                        std::span<smelt::Array *const> coords, std::vector<smelt::Array *> extra,
                        int64_t n_owned, bool periodic_images);
-    void refresh_columns(DevicePack &pack, std::span<smelt::Array *const> coords);
+    // The refresh of the swap pair (p, p + 1) of one axis, in three steps.
+    void pack_out(DevicePack &pack, std::span<smelt::Array *const> coords, size_t p);
+    void exchange(size_t p);
+    void place_in(DevicePack &pack, std::span<smelt::Array *const> coords, size_t p);
 
     struct Swap {
         int axis = 0;

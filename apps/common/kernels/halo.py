@@ -8,6 +8,10 @@ sub-box or lie near its faces, and the gathers that pack them, all on the device
              into one array (a ghost's coordinate carries its periodic image); the host stages
              the packed arrays through MPI.
     place:   place_xyz / place_xy put a received halo's coordinates into the ghost slots.
+    split:   Scan over the owned particles with 'a+b' of reads_ghost: split_compact writes the
+             indices whose neighbour row holds a ghost (boundary) and the others (interior),
+             each in increasing order, so the interior's forces can run while the halo is in
+             flight (common/domain/interior_split.h).
 
 The interval is half open, so a particle on a sub-box face belongs to exactly one side.
 """
@@ -75,3 +79,32 @@ def place_xy(i, src, x, y, n, at):
     """place_xyz in 2D: x, y[at + i] from src = [x | y] of n particles."""
     x[at + i] = src[i]
     y[at + i] = src[n + i]
+
+
+@annotate(i='int', intp='nbr_start, nbr_count, nbr_idx', int='nbr_stride, lanes, n_owned',
+          return_='int')
+def reads_ghost(i, nbr_start, nbr_count, nbr_idx, nbr_stride, lanes, n_owned):
+    """Scan input: 1 when the neighbour row of particle i holds an index >= n_owned (a ghost) in
+    any of its lanes (entry l + lanes s of the row is nbr_idx[start + (l + lanes s) stride],
+    lane l's count nbr_count[i lanes + l]: common/neighbor_list.h)."""
+    p, lane, s = declare('int', 3)
+    for lane in range(lanes):
+        p = nbr_start[i] + lane * nbr_stride
+        for s in range(nbr_count[i * lanes + lane]):
+            if nbr_idx[p] >= n_owned:
+                return 1
+            p += lanes * nbr_stride
+    return 0
+
+
+@annotate(i='int', item='int', prev_item='int', last_item='int',
+          intp='boundary, interior, n_boundary')
+def split_compact(i, item, prev_item, last_item, boundary, interior, n_boundary):
+    """Scan output: i into boundary (its row reads a ghost) or interior, both compacted in index
+    order; n_boundary[0] = how many are boundary."""
+    if item != prev_item:
+        boundary[prev_item] = i
+    else:
+        interior[i - prev_item] = i
+    if i == 0:
+        n_boundary[0] = last_item

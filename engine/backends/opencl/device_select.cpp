@@ -79,16 +79,21 @@ std::string describe_devices(const std::vector<DeviceSummary> &devices) {
     return out;
 }
 
+std::vector<size_t> default_devices(const std::vector<DeviceSummary> &devices) {
+    std::vector<size_t> gpus, all;
+    for (size_t i = 0; i < devices.size(); ++i) {
+        all.push_back(i);
+        if (devices[i].is_gpu) gpus.push_back(i);
+    }
+    return gpus.empty() ? all : gpus;
+}
+
 size_t select_device(const std::vector<DeviceSummary> &devices, const std::string &spec) {
     if (devices.empty())
         throw UsageError("no OpenCL device found: the ICD loader lists no platform with a device "
                          "(install a driver such as pocl-opencl-icd, or point OCL_ICD_VENDORS "
                          "at a folder of .icd files)");
-    if (spec.empty()) {
-        for (size_t i = 0; i < devices.size(); ++i)
-            if (devices[i].is_gpu) return i;
-        return 0;
-    }
+    if (spec.empty()) return default_devices(devices)[0];
     auto colon = spec.find(':');
     if (colon == std::string::npos && is_index(spec)) {
         size_t n = std::stoul(spec);

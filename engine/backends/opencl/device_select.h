@@ -37,6 +37,11 @@ struct FoundDevice {
 // installed is not an error here).
 std::vector<FoundDevice> find_devices();
 
+// The devices a choice without a spec takes from: every GPU in list order, or every device when
+// there is none. select_device(devices, "") is the first; the ranks of an MPI job on one node
+// share them round robin (never a CPU device beside GPUs).
+std::vector<size_t> default_devices(const std::vector<DeviceSummary> &devices);
+
 // Index into `devices` chosen by `spec` (see above). UsageError when nothing matches or the list
 // is empty; the message lists the devices.
 size_t select_device(const std::vector<DeviceSummary> &devices, const std::string &spec);

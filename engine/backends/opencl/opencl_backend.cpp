@@ -203,6 +203,10 @@ void OpenCLBackend::synchronize() {
     check(clFinish(queue_), "clFinish");
 }
 
+void OpenCLBackend::flush() {
+    check(clFlush(queue_), "clFlush");
+}
+
 std::string OpenCLBackend::build_options(const ModuleSource &src) const {
     std::string out = "-cl-std=CL1.2";
     // Integer min/max through inline PTX on NVIDIA (a ptxas bug; codegen/nvidia_minmax.cpp).

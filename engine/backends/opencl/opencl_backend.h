@@ -7,7 +7,7 @@
 //                    be reused on return, and a read sees every kernel queued before it
 //   host_stage       a non-blocking clEnqueueReadBuffer, flushed, and its event
 //   copy, launch     queued (clEnqueueCopyBuffer, clEnqueueNDRangeKernel); synchronize() is
-//                    clFinish
+//                    clFinish, flush() clFlush
 //   build            clCreateProgramWithSource + clBuildProgram (-cl-std=CL1.2 + extra flags);
 //                    the program binary (CL_PROGRAM_BINARIES) is the cached binary
 //   load             clCreateProgramWithBinary + clBuildProgram; Module::function → cl_kernel
@@ -77,6 +77,7 @@ public:
     void synchronize() override;
     // A non-blocking read and its event (backends/opencl/host_stage.cpp).
     std::unique_ptr<HostStage> host_stage(size_t capacity) override;
+    void flush() override;
 
     // compiler: "OpenCL <platform> (<platform version>)", version: the driver and device
     // versions, flags: the build options, device: the device's vendor and name.
