@@ -22,9 +22,13 @@ inline std::string cpu_name() {
     return "unknown";
 }
 
+// OMP_WAIT_POLICY, and GOMP_SPINCOUNT when set (libgomp's spin before sleeping).
 inline std::string omp_wait_policy() {
     const char *wait = std::getenv("OMP_WAIT_POLICY");
-    return wait ? wait : "";
+    const char *spin = std::getenv("GOMP_SPINCOUNT");
+    std::string s = wait ? wait : "";
+    if (spin) s += std::string(s.empty() ? "" : ", ") + "GOMP_SPINCOUNT=" + spin;
+    return s;
 }
 
 } // namespace smelt::bench

@@ -30,7 +30,11 @@ NewtonBuffers::NewtonBuffers(const Program &program, const Options &options, int
 }
 
 int32_t NewtonBuffers::chunks_for(int64_t n) {
-    return static_cast<int32_t>(std::clamp<int64_t>(n / 1024, 1, 64));
+    const int64_t c = std::clamp<int64_t>(n / 1024, 1, 64);
+    // Above 8, the nearest multiple of 8: the chunks are about equal work, and the OpenMP
+    // loop's static schedule gives each of 2, 4 or 8 threads the same number of them (31
+    // chunks on 2 threads: 16 and 15, one thread idle for a chunk at every launch).
+    return static_cast<int32_t>(c <= 8 ? c : std::min<int64_t>(64, (c + 4) / 8 * 8));
 }
 
 void NewtonBuffers::resize(int64_t n) {

@@ -34,7 +34,8 @@ public:
                   int dims = 3);
 
     // The chunks of n particles: about 1024 particles each, at most 64 (enough to balance the
-    // threads of one CPU socket), at least 1.
+    // threads of one CPU socket), at least 1; above 8 a multiple of 8 (n / 1024 rounded to the
+    // nearest), so that 2, 4 or 8 threads get the same number of chunks.
     static int32_t chunks_for(int64_t n);
 
     // Changes the particle count; the next prepare() recomputes the ranges.

@@ -425,7 +425,7 @@ void check_combinations(const ConfigNode &root, const Md3dConfig &c) {
             nb.fail_at("lanes", "lanes split a particle's neighbours over GPU threads; the cpu "
                                 "backend runs one chunked loop per particle (use lanes: auto or "
                                 "1)");
-        if (c.neighbor.mode != NeighborMode::Binned || c.neighbor.lists_sorted(false))
+        if (c.neighbor.mode != NeighborMode::Binned || c.neighbor.lists_sorted(false, false))
             nb.fail_at("lanes", "lanes need mode: binned with sorted_lists: false or auto (use "
                                 "lanes: auto or 1)");
     }

@@ -87,10 +87,10 @@ std::string describe(const Md3dConfig &c) {
         if (c.neighbor.sort_interval > 0 && !mpi::distributed())
             s += format(", particles reordered by cell every %lld steps",
                         (long long)c.neighbor.sort_interval);
-        s += c.neighbor.lists_sorted(c.backend == "cpu") ? ", lists in index order"
-                                                         : ", lists in cell order";
-        if (c.neighbor.newton_on(c.backend == "cpu") && !mpi::distributed())
-            s += ", half lists (Newton's third law)";
+        const bool half = c.neighbor.newton_on(c.backend == "cpu") && !mpi::distributed();
+        s += c.neighbor.lists_sorted(c.backend == "cpu", half) ? ", lists in index order"
+                                                               : ", lists in cell order";
+        if (half) s += ", half lists (Newton's third law)";
     }
     const int lanes = c.neighbor.lanes_for(c.backend == "cpu", c.n() / mpi::size());
     if (lanes > 1) s += format(", %d GPU threads per particle in the force loop", lanes);

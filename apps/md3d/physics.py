@@ -479,9 +479,9 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
     private arrays, then added in list order (to i and scattered to the j's).
     """
     xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff, u = declare('double', 13)
-    eps0, sig0, shift0, cut0, e, sg = declare('double', 6)
+    eps0, sig0, shift0, cut0 = declare('double', 4)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
-    lo, hi, off, start, end, j, row, k, m = declare('int', 9)
+    lo, hi, off, start, end, j, row, k, m, s = declare('int', 10)
     px = declare('matrix(NEWTON_CHUNK)')
     py = declare('matrix(NEWTON_CHUNK)')
     pz = declare('matrix(NEWTON_CHUNK)')
@@ -489,7 +489,6 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
     psig = declare('matrix(NEWTON_CHUNK)')
     pshift = declare('matrix(NEWTON_CHUNK)')
     pcut = declare('matrix(NEWTON_CHUNK)')
-    pj = declare("matrix(NEWTON_CHUNK, 'int')")
     tfx = declare('matrix(NEWTON_CHUNK)')
     tfy = declare('matrix(NEWTON_CHUNK)')
     tfz = declare('matrix(NEWTON_CHUNK)')
@@ -521,53 +520,76 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
         end = nbr_count[i]
         for base in range(0, end, NEWTON_CHUNK):
             m = min(NEWTON_CHUNK, end - base)
+            # The row's entries of this block start at s.
+            s = start + base
             for c in range(m):
-                j = nbr_idx[start + base + c]
-                pj[c] = j
+                j = nbr_idx[s + c]
                 px[c] = x[j]
                 py[c] = y[j]
                 pz[c] = z[j]
-                if ntypes == 1:
-                    pcut[c] = cut0
-                else:
-                    k = row + typ[j]
+            # One type: the parameters are the same for every pair, so the loops below read
+            # eps0, sig0, cut0 instead of per-pair copies (the same values, the same bits).
+            if ntypes == 1:
+                for c in range(m):
+                    dx = min_image_wrapped(xi - px[c], lx, hx)
+                    dy = min_image_wrapped(yi - py[c], ly, hy)
+                    dz = min_image_wrapped(zi - pz[c], lz, hz)
+                    r2 = dx * dx + dy * dy + dz * dz
+                    inv = 1.0 / r2
+                    ff = lj_force_divr_inv(inv, eps0, sig0)
+                    tr2[c] = r2
+                    dx = ff * dx
+                    dy = ff * dy
+                    dz = ff * dz
+                    tfx[c] = dx if r2 < cut0 else 0.0
+                    tfy[c] = dy if r2 < cut0 else 0.0
+                    tfz[c] = dz if r2 < cut0 else 0.0
+                if energy != 0:
+                    for c in range(m):
+                        r2 = tr2[c]
+                        inv = 1.0 / r2
+                        ff = lj_force_divr_inv(inv, eps0, sig0)
+                        u = lj_energy_inv(inv, eps0, sig0) - shift0
+                        tu[c] = 0.5 * u if r2 < cut0 else 0.0
+                        tw[c] = 0.5 * ff * r2 if r2 < cut0 else 0.0
+            else:
+                for c in range(m):
+                    k = row + typ[nbr_idx[s + c]]
                     peps[c] = eps_t[k]
                     psig[c] = sig_t[k]
                     pshift[c] = eshift_t[k]
                     pcut[c] = rc2_t[k]
-            for c in range(m):
-                dx = min_image_wrapped(xi - px[c], lx, hx)
-                dy = min_image_wrapped(yi - py[c], ly, hy)
-                dz = min_image_wrapped(zi - pz[c], lz, hz)
-                r2 = dx * dx + dy * dy + dz * dz
-                inv = 1.0 / r2
-                e = eps0 if ntypes == 1 else peps[c]
-                sg = sig0 if ntypes == 1 else psig[c]
-                ff = lj_force_divr_inv(inv, e, sg)
-                tr2[c] = r2
-                dx = ff * dx
-                dy = ff * dy
-                dz = ff * dz
-                tfx[c] = dx if r2 < pcut[c] else 0.0
-                tfy[c] = dy if r2 < pcut[c] else 0.0
-                tfz[c] = dz if r2 < pcut[c] else 0.0
-            if energy != 0:
                 for c in range(m):
-                    r2 = tr2[c]
+                    dx = min_image_wrapped(xi - px[c], lx, hx)
+                    dy = min_image_wrapped(yi - py[c], ly, hy)
+                    dz = min_image_wrapped(zi - pz[c], lz, hz)
+                    r2 = dx * dx + dy * dy + dz * dz
                     inv = 1.0 / r2
-                    e = eps0 if ntypes == 1 else peps[c]
-                    sg = sig0 if ntypes == 1 else psig[c]
-                    ff = lj_force_divr_inv(inv, e, sg)
-                    u = lj_energy_inv(inv, e, sg) - (shift0 if ntypes == 1 else pshift[c])
-                    tu[c] = 0.5 * u if r2 < pcut[c] else 0.0
-                    tw[c] = 0.5 * ff * r2 if r2 < pcut[c] else 0.0
+                    ff = lj_force_divr_inv(inv, peps[c], psig[c])
+                    tr2[c] = r2
+                    dx = ff * dx
+                    dy = ff * dy
+                    dz = ff * dz
+                    tfx[c] = dx if r2 < pcut[c] else 0.0
+                    tfy[c] = dy if r2 < pcut[c] else 0.0
+                    tfz[c] = dz if r2 < pcut[c] else 0.0
+                if energy != 0:
+                    for c in range(m):
+                        r2 = tr2[c]
+                        inv = 1.0 / r2
+                        ff = lj_force_divr_inv(inv, peps[c], psig[c])
+                        u = lj_energy_inv(inv, peps[c], psig[c]) - pshift[c]
+                        tu[c] = 0.5 * u if r2 < pcut[c] else 0.0
+                        tw[c] = 0.5 * ff * r2 if r2 < pcut[c] else 0.0
+            # Added in list order: to i, and scattered to the j's (indices read from the row).
+            if energy != 0:
                 for c in range(m):
                     fxi += tfx[c]
                     fyi += tfy[c]
                     fzi += tfz[c]
                     ei += tu[c]
                     wi += tw[c]
-                    k = off + pj[c]
+                    k = off + nbr_idx[s + c]
                     bfx[k] -= tfx[c]
                     bfy[k] -= tfy[c]
                     bfz[k] -= tfz[c]
@@ -578,7 +600,7 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
                     fxi += tfx[c]
                     fyi += tfy[c]
                     fzi += tfz[c]
-                    k = off + pj[c]
+                    k = off + nbr_idx[s + c]
                     bfx[k] -= tfx[c]
                     bfy[k] -= tfy[c]
                     bfz[k] -= tfz[c]

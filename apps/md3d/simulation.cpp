@@ -26,8 +26,8 @@ NeighborListSpec neighbor_spec(const Md3dConfig &config) {
         CellGrid g = cell_grid(config);
         s.cells = {g.cells[0], g.cells[1], g.cells[2]};
         s.cell_size = {g.size[0], g.size[1], g.size[2]};
-        s.sorted = config.neighbor.lists_sorted(config.backend == "cpu");
         s.half = config.neighbor.newton_on(config.backend == "cpu");
+        s.sorted = config.neighbor.lists_sorted(config.backend == "cpu", s.half);
         s.lanes = config.neighbor.lanes_for(config.backend == "cpu", config.n() / mpi::size());
     }
     return s;
@@ -60,8 +60,12 @@ std::unique_ptr<Md3dDomain> make_domain(const Md3dConfig &config, const smelt::P
 // Along a decomposed axis the list sees ghosts with their images, not the minimum image.
 NeighborListSpec local_neighbor_spec(const Md3dConfig &config, const Md3dDomain *domain) {
     NeighborListSpec s = neighbor_spec(config);
-    // Ghosts get no forces back (no reverse communication): full lists on every rank.
-    if (domain) s.half = false;
+    // Ghosts get no forces back (no reverse communication): full lists on every rank, sorted
+    // as full lists are.
+    if (domain) {
+        s.half = false;
+        s.sorted = config.neighbor.lists_sorted(config.backend == "cpu", false);
+    }
     if (domain)
         for (int a = 0; a < 3; ++a)
             if (domain->grid().decomposed(a)) s.periodic_axes[size_t(a)] = false;

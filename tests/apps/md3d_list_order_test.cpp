@@ -1,6 +1,6 @@
 // neighbor.sorted_lists: lists in index order or in cell-visit order. Unsorted lists give the
 // sorted run's trajectory to rounding and repeat themselves bit for bit; the config resolves
-// `auto` by backend and rejects other values with the key's location.
+// `auto` by backend and list kind and rejects other values with the key's location.
 #include "app_test_util.h"
 #include "md3d/simulation.h"
 #include "md3d_test_util.h"
@@ -54,13 +54,25 @@ TEST(Md3dListOrder, UnsortedListsKeepTheTrajectoryAndRepeat) {
     EXPECT_EQ(b, c);
 }
 
-TEST(Md3dListOrder, AutoSortsOnTheCpuOnlyAndOtherValuesAreErrors) {
+// auto: full lists on the cpu backend are sorted; half lists (Newton, the cpu default) and
+// lists on GPUs are not.
+TEST(Md3dListOrder, AutoSortsFullListsOnTheCpuOnlyAndOtherValuesAreErrors) {
     Md3dConfig c = md3d_config(kLiquid);
     EXPECT_FALSE(c.neighbor.sorted_lists.has_value());
-    EXPECT_TRUE(c.neighbor.lists_sorted(true));
-    EXPECT_FALSE(c.neighbor.lists_sorted(false));
+    EXPECT_TRUE(c.neighbor.lists_sorted(true, false));
+    EXPECT_FALSE(c.neighbor.lists_sorted(true, true));
+    EXPECT_FALSE(c.neighbor.lists_sorted(false, false));
     EXPECT_TRUE(md3d_config(std::string(kLiquid) + "neighbor: {sorted_lists: true}\n")
-                    .neighbor.lists_sorted(false));
+                    .neighbor.lists_sorted(false, true));
+    {
+        Simulation half(c, md3d_physics());
+        EXPECT_TRUE(half.neighbors().spec().half);
+        EXPECT_FALSE(half.neighbors().spec().sorted);
+        Simulation full(md3d_config(std::string(kLiquid) + "neighbor: {newton: false}\n"),
+                        md3d_physics());
+        EXPECT_FALSE(full.neighbors().spec().half);
+        EXPECT_TRUE(full.neighbors().spec().sorted);
+    }
     try {
         md3d_config(std::string(kLiquid) + "neighbor: {sorted_lists: sometimes}\n");
         FAIL() << "sorted_lists: sometimes was accepted";

@@ -272,6 +272,17 @@ TEST(OpenCLMd3dEnergies, OnlyOnSampledStepsKeepTheBits) {
     expect_energies_only_on_sampled_steps("backend: opencl\nneighbor: {lanes: 2}\n");
 }
 
+// About 1024 particles a chunk; above 8 chunks a multiple of 8 (the nearest), at most 64, so
+// that 2, 4 and 8 threads of the static OpenMP schedule get equal shares.
+TEST(Md3dNewton, ChunkCountsSplitEvenlyOverThreads) {
+    const std::pair<int64_t, int32_t> expected[] = {
+        {0, 1},      {1023, 1},   {3100, 3},   {8191, 7},    {9216, 8},
+        {12287, 8},  {12288, 16}, {20479, 16}, {20480, 24},  {32000, 32},
+        {36863, 32}, {36864, 40}, {64000, 64}, {1000000, 64}};
+    for (const auto &[n, chunks] : expected)
+        EXPECT_EQ(NewtonBuffers::chunks_for(n), chunks) << n << " particles";
+}
+
 TEST(Md3dNewton, AutoIsOnForBinnedListsOnTheCpu) {
     Md3dConfig c = md3d_config(std::string(kLiquid) + kQuiet);
     EXPECT_FALSE(c.neighbor.newton.has_value());
