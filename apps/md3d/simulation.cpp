@@ -489,37 +489,42 @@ bool Simulation::finish_forces(bool energies, double kick_dt, bool defer) {
     return kicked;
 }
 
+void Simulation::joined_kick_drift(double dt) {
+    const auto &box = config_.system.box;
+    (*joined_kicks_)(n_local_, {pos_[0],
+                                pos_[1],
+                                pos_[2],
+                                vel_[0],
+                                vel_[1],
+                                vel_[2],
+                                force_[0],
+                                force_[1],
+                                force_[2],
+                                pe_,
+                                vir_,
+                                lane_parts_[0],
+                                lane_parts_[1],
+                                lane_parts_[2],
+                                lane_parts_[3],
+                                lane_parts_[4],
+                                int32_t(neighbors_.spec().lanes),
+                                img_[0],
+                                img_[1],
+                                img_[2],
+                                typ_,
+                                mass_,
+                                dt,
+                                box[0],
+                                box[1],
+                                box[2],
+                                local_periodic_});
+}
+
 void Simulation::step_nve(bool defer) {
     const auto &box = config_.system.box;
     const double dt = config_.integrator.dt;
     if (kick_pending_) {
-        (*joined_kicks_)(n_local_, {pos_[0],
-                                    pos_[1],
-                                    pos_[2],
-                                    vel_[0],
-                                    vel_[1],
-                                    vel_[2],
-                                    force_[0],
-                                    force_[1],
-                                    force_[2],
-                                    pe_,
-                                    vir_,
-                                    lane_parts_[0],
-                                    lane_parts_[1],
-                                    lane_parts_[2],
-                                    lane_parts_[3],
-                                    lane_parts_[4],
-                                    int32_t(neighbors_.spec().lanes),
-                                    img_[0],
-                                    img_[1],
-                                    img_[2],
-                                    typ_,
-                                    mass_,
-                                    dt,
-                                    box[0],
-                                    box[1],
-                                    box[2],
-                                    local_periodic_});
+        joined_kick_drift(dt);
         kick_pending_ = false;
     } else {
         kick_drift_({pos_[0], pos_[1], pos_[2], vel_[0], vel_[1], vel_[2], force_[0], force_[1],
@@ -632,34 +637,7 @@ void Simulation::compile_kernels() {
     (void)observables();
     if (joined_kicks_) {
         // As below, then a drift by dt = 0: wrapped positions stay put.
-        const auto &b = config_.system.box;
-        (*joined_kicks_)(n_local_, {pos_[0],
-                                    pos_[1],
-                                    pos_[2],
-                                    vel_[0],
-                                    vel_[1],
-                                    vel_[2],
-                                    force_[0],
-                                    force_[1],
-                                    force_[2],
-                                    pe_,
-                                    vir_,
-                                    lane_parts_[0],
-                                    lane_parts_[1],
-                                    lane_parts_[2],
-                                    lane_parts_[3],
-                                    lane_parts_[4],
-                                    int32_t(neighbors_.spec().lanes),
-                                    img_[0],
-                                    img_[1],
-                                    img_[2],
-                                    typ_,
-                                    mass_,
-                                    0.0,
-                                    b[0],
-                                    b[1],
-                                    b[2],
-                                    local_periodic_});
+        joined_kick_drift(0.0);
     }
     if (sum_lanes_kick_) {
         // The lanes of the forces just computed, summed again into the same forces, and a kick

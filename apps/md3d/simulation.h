@@ -170,6 +170,8 @@ private:
     void step_langevin();
     // Applies a deferred closing half-kick (with the lanes' sums) now.
     void flush_kick();
+    // The lanes' sums, the deferred closing half-kick, then kick_drift, all by dt, in one launch.
+    void joined_kick_drift(double dt);
     // The neighbour update of compute_forces (serial or with the domain's ghosts).
     void update_neighbors();
     // update_neighbors() then evaluate_forces(), or the same with the list's test read back
