@@ -297,28 +297,8 @@ TEST(Md3dEngine, ChunkedForcesEqualThePairLoop) {
             std::vector<smelt::Array> r;
             for (int k = 0; k < 5; ++k)
                 r.push_back(smelt::zeros(600));
-            std::vector<smelt::Arg> args = {sim.position(0),
-                                            sim.position(1),
-                                            sim.position(2),
-                                            r[0],
-                                            r[1],
-                                            r[2],
-                                            r[3],
-                                            r[4],
-                                            nl.start(),
-                                            nl.count(),
-                                            nl.indices(),
-                                            nl.stride(),
-                                            edge,
-                                            edge,
-                                            edge,
-                                            mask,
-                                            sim.species(),
-                                            int32_t(2),
-                                            eps_t,
-                                            sig_t,
-                                            rc2_t,
-                                            eshift_t};
+            std::vector<smelt::Arg> args =
+                pair_force_args(sim, nl, r, edge, mask, {eps_t, sig_t, rc2_t, eshift_t});
             if (f == 0) { // one lane, with energies, no displacement test to skip for
                 args.push_back(int32_t(1));
                 args.push_back(int32_t(1));

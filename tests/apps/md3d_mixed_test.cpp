@@ -198,28 +198,8 @@ TEST(Md3dMixed, BothFormsAreFloat32PairsSummedInFloat64) {
             std::vector<smelt::Array> r;
             for (int k = 0; k < 5; ++k)
                 r.push_back(smelt::zeros(600));
-            std::vector<smelt::Arg> args = {sim.position(0),
-                                            sim.position(1),
-                                            sim.position(2),
-                                            r[0],
-                                            r[1],
-                                            r[2],
-                                            r[3],
-                                            r[4],
-                                            nl.start(),
-                                            nl.count(),
-                                            nl.indices(),
-                                            nl.stride(),
-                                            edge,
-                                            edge,
-                                            edge,
-                                            mask,
-                                            sim.species(),
-                                            int32_t(2),
-                                            eps_t,
-                                            sig_t,
-                                            rc2_t,
-                                            eshift_t};
+            std::vector<smelt::Arg> args =
+                pair_force_args(sim, nl, r, edge, mask, {eps_t, sig_t, rc2_t, eshift_t});
             const bool gpu_form = std::string(kernel) == "compute_forces_mixed";
             if (gpu_form) args.push_back(int32_t(1));
             args.push_back(energy);

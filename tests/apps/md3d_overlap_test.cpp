@@ -129,32 +129,10 @@ void expect_split_keeps_the_bits(const std::string &backend, int lanes, int64_t 
         std::vector<smelt::Array> r;
         for (int k = 0; k < 5; ++k)
             r.push_back(smelt::Array::from_vector(std::vector<double>(parts, std::nan("")), b));
-        std::vector<smelt::Arg> args = {sim.position(0),
-                                        sim.position(1),
-                                        sim.position(2),
-                                        r[0],
-                                        r[1],
-                                        r[2],
-                                        r[3],
-                                        r[4],
-                                        nl.start(),
-                                        nl.count(),
-                                        nl.indices(),
-                                        nl.stride(),
-                                        kEdge,
-                                        kEdge,
-                                        kEdge,
-                                        kMask,
-                                        sim.species(),
-                                        int32_t(2),
-                                        eps_t,
-                                        sig_t,
-                                        rc2_t,
-                                        eshift_t,
-                                        int32_t(lanes),
-                                        int32_t(1),
-                                        smelt::zeros(1, smelt::DType::Float64, b),
-                                        0.0};
+        std::vector<smelt::Arg> args =
+            pair_force_args(sim, nl, r, kEdge, kMask, {eps_t, sig_t, rc2_t, eshift_t});
+        args.insert(args.end(),
+                    {int32_t(lanes), int32_t(1), smelt::zeros(1, smelt::DType::Float64, b), 0.0});
         if (!subsets) {
             smelt::Elementwise all(md3d_physics(), "compute_forces", options);
             all(int64_t(parts), args);

@@ -6,6 +6,7 @@
 #include "common/kernel_file.h"
 #include "md3d/config.h"
 #include "md3d/initial_state.h"
+#include "md3d/simulation.h"
 #include "smelt.h"
 
 #include <random>
@@ -65,6 +66,37 @@ inline md3d::HostState random_state(int64_t n, const std::array<double, 3> &box,
         s.species.push_back(int32_t(s.species.size() % size_t(ntypes)));
     }
     return s;
+}
+
+// The per-particle force kernels' arguments up to the type tables, which is
+// compute_forces_chunked's whole list (the GPU forms append lanes, energy, the rebuild test's
+// value and its limit): sim's positions and types, the outputs `out` (fx, fy, fz, pe, vir), the
+// list `nl`, a cubic box of edge `edge` with the periodic axis mask, two types and their tables.
+inline std::vector<smelt::Arg> pair_force_args(const md3d::Simulation &sim, const NeighborList &nl,
+                                               const std::vector<smelt::Array> &out, double edge,
+                                               int32_t mask, const std::array<smelt::Array, 4> &t) {
+    return {sim.position(0),
+            sim.position(1),
+            sim.position(2),
+            out[0],
+            out[1],
+            out[2],
+            out[3],
+            out[4],
+            nl.start(),
+            nl.count(),
+            nl.indices(),
+            nl.stride(),
+            edge,
+            edge,
+            edge,
+            mask,
+            sim.species(),
+            int32_t(2),
+            t[0],
+            t[1],
+            t[2],
+            t[3]};
 }
 
 } // namespace smelt::apps::test_util
