@@ -469,11 +469,7 @@ bool Simulation::finish_forces(bool energies, double kick_dt, bool defer) {
         if (lanes > 1 && kick_dt != 0.0 && !walls_) {
             // The lanes' sum and the closing half-kick in one launch: a step's smallest kernels
             // cost their launch more than their work.
-            (*sum_lanes_kick_)(n_local_,
-                               {vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], pe_,
-                                vir_, lane_parts_[0], lane_parts_[1], lane_parts_[2],
-                                lane_parts_[3], lane_parts_[4], int32_t(lanes),
-                                int32_t(energies ? 1 : 0), typ_, mass_, kick_dt});
+            sum_lanes_kick(energies, kick_dt);
             kicked = true;
         } else if (lanes > 1) {
             (*sum_lanes_)(n_local_, {force_[0], force_[1], force_[2], pe_, vir_, lane_parts_[0],
@@ -533,8 +529,7 @@ void Simulation::step_nve(bool defer) {
     }
     const bool sampled = sampled_after_step();
     if (!update_and_evaluate(sampled, dt, defer && !sampled))
-        kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_,
-               config_.integrator.dt});
+        kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, dt});
 }
 
 void Simulation::step_langevin() {
@@ -566,11 +561,15 @@ void Simulation::advance(int64_t steps, const std::function<bool()> &stop) {
 
 void Simulation::flush_kick() {
     if (!kick_pending_) return;
+    sum_lanes_kick(false, config_.integrator.dt);
+    kick_pending_ = false;
+}
+
+void Simulation::sum_lanes_kick(bool energies, double dt) {
     (*sum_lanes_kick_)(n_local_, {vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], pe_,
                                   vir_, lane_parts_[0], lane_parts_[1], lane_parts_[2],
                                   lane_parts_[3], lane_parts_[4], int32_t(neighbors_.spec().lanes),
-                                  int32_t(0), typ_, mass_, config_.integrator.dt});
-    kick_pending_ = false;
+                                  int32_t(energies ? 1 : 0), typ_, mass_, dt});
 }
 
 void Simulation::step_one(bool defer) {
@@ -642,11 +641,7 @@ void Simulation::compile_kernels() {
     if (sum_lanes_kick_) {
         // The lanes of the forces just computed, summed again into the same forces, and a kick
         // by dt = 0.
-        (*sum_lanes_kick_)(n_local_,
-                           {vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], pe_, vir_,
-                            lane_parts_[0], lane_parts_[1], lane_parts_[2], lane_parts_[3],
-                            lane_parts_[4], int32_t(neighbors_.spec().lanes), int32_t(1), typ_,
-                            mass_, 0.0});
+        sum_lanes_kick(true, 0.0);
     }
 }
 

@@ -172,6 +172,8 @@ private:
     void flush_kick();
     // The lanes' sums, the deferred closing half-kick, then kick_drift, all by dt, in one launch.
     void joined_kick_drift(double dt);
+    // The lanes' sums into force_ (and pe_, vir_ with `energies`), then the kick by dt.
+    void sum_lanes_kick(bool energies, double dt);
     // The neighbour update of compute_forces (serial or with the domain's ghosts).
     void update_neighbors();
     // update_neighbors() then evaluate_forces(), or the same with the list's test read back
