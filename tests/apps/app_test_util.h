@@ -37,4 +37,12 @@ private:
     int saved_ = 1;
 };
 
+// Whether the machine has an OpenCL device (PoCL in CI), for tests of the GPU forms that skip
+// without one.
+inline bool opencl_available() {
+    for (const auto &b : smelt::list_backends())
+        if (b.name == "opencl" && b.available) return true;
+    return false;
+}
+
 } // namespace smelt::apps::test_util

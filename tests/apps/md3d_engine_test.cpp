@@ -319,10 +319,7 @@ TEST(Md3dEngine, ChunkedForcesEqualThePairLoop) {
 // loop): the same neighbours, split over the lanes, and the same forces to rounding as one lane,
 // periodic and walled, two types. On OpenCL (PoCL in CI): lanes need a GPU-family backend.
 TEST(OpenCLMd3dLanes, SplitRowsHoldTheSameNeighboursAndGiveTheSameForces) {
-    bool have_opencl = false;
-    for (const auto &b : smelt::list_backends())
-        have_opencl = have_opencl || (b.name == "opencl" && b.available);
-    if (!have_opencl) GTEST_SKIP() << "no OpenCL device on this machine";
+    if (!opencl_available()) GTEST_SKIP() << "no OpenCL device on this machine";
     const double edge = 9.0;
     for (int32_t mask : {7, 3}) {
         HostState s =
@@ -588,10 +585,7 @@ TEST(Md3dEngine, KernelsEqualCPythonRunningPhysicsPy) {
 // runs again on the new list), with 2 lanes, NVE periodic and Langevin walled. On OpenCL (PoCL
 // in CI).
 TEST(OpenCLMd3dOverlapTest, SameRebuildsAndBitsAsTheWaitedTest) {
-    bool have_opencl = false;
-    for (const auto &b : smelt::list_backends())
-        have_opencl = have_opencl || (b.name == "opencl" && b.available);
-    if (!have_opencl) GTEST_SKIP() << "no OpenCL device on this machine";
+    if (!opencl_available()) GTEST_SKIP() << "no OpenCL device on this machine";
     const double edge = 9.0;
     for (int32_t mask : {7, 3}) {
         HostState s =
@@ -630,10 +624,7 @@ TEST(OpenCLMd3dOverlapTest, SameRebuildsAndBitsAsTheWaitedTest) {
 // half-kick with the next step's opening kick (sum_lanes_kick_kick_drift): the same rebuilds and
 // bits as k calls of step(), through reorders by cell and list rebuilds. On OpenCL (PoCL in CI).
 TEST(OpenCLMd3dJoinedKicks, AdvanceEqualsSingleSteps) {
-    bool have_opencl = false;
-    for (const auto &b : smelt::list_backends())
-        have_opencl = have_opencl || (b.name == "opencl" && b.available);
-    if (!have_opencl) GTEST_SKIP() << "no OpenCL device on this machine";
+    if (!opencl_available()) GTEST_SKIP() << "no OpenCL device on this machine";
     const double edge = 9.0;
     HostState s = random_state(600, {edge, edge, edge}, 7, 2, 0.85, 33, 0.1, 1.0);
     Md3dConfig c = md3d_config(ka_config(600, edge, 7,

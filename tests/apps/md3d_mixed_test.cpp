@@ -21,12 +21,6 @@ namespace {
 
 const char *kQuiet = "output: {h5md: false, csv: false, progress: false, checkpoint: false}\n";
 
-bool have_opencl() {
-    for (const auto &b : smelt::list_backends())
-        if (b.name == "opencl" && b.available) return true;
-    return false;
-}
-
 // The Kob-Andersen mixture (two types, masses 1 and 1.7) in a cube of `edge`, periodic on the
 // axes of `mask`, walls on the others.
 std::string ka_yaml(int64_t n, double edge, int32_t mask, const std::string &extra) {
@@ -352,7 +346,7 @@ TEST(Md3dMixed, CommandLineTakesItAndMd2dRefusesIt) {
 // On OpenCL (PoCL in CI): compute_forces_mixed with the lanes the backend chooses at N = 500
 // (8; sum_lanes adds them in float64), against the CPU's float64, and an NVE run.
 TEST(OpenCLMd3dMixed, ForcesAndEnergyConservationAsOnTheCpu) {
-    if (!have_opencl()) GTEST_SKIP() << "no OpenCL device on this machine";
+    if (!opencl_available()) GTEST_SKIP() << "no OpenCL device on this machine";
     expect_mixed_within_rounding("opencl", 7);
     expect_nve_like_double("opencl", 100);
 }

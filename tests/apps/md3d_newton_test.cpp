@@ -265,10 +265,7 @@ TEST(Md3dNewton, EnergiesOnlyOnSampledStepsKeepTheBits) {
 // The GPU form of the force loop (compute_forces over full lists, here with 2 lanes on OpenCL:
 // PoCL in CI) skips energies and virials on unsampled steps too, with the same bits.
 TEST(OpenCLMd3dEnergies, OnlyOnSampledStepsKeepTheBits) {
-    bool have_opencl = false;
-    for (const auto &b : smelt::list_backends())
-        have_opencl = have_opencl || (b.name == "opencl" && b.available);
-    if (!have_opencl) GTEST_SKIP() << "no OpenCL device on this machine";
+    if (!opencl_available()) GTEST_SKIP() << "no OpenCL device on this machine";
     expect_energies_only_on_sampled_steps("backend: opencl\nneighbor: {lanes: 2}\n");
 }
 

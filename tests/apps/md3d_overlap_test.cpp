@@ -43,12 +43,6 @@ Md3dConfig liquid(const std::string &backend, int lanes) {
     return md3d_config(s.str());
 }
 
-bool have_opencl() {
-    for (const auto &b : smelt::list_backends())
-        if (b.name == "opencl" && b.available) return true;
-    return false;
-}
-
 // A random state with the particles in increasing x: the first ones fill a slab x < x_k, as a
 // rank's owned particles do, and the rest stand beyond its face, as its ghosts do.
 HostState sorted_by_x() {
@@ -166,7 +160,7 @@ TEST(Md3dOverlap, SplitByGhostsKeepsEveryForceBit) {
 
 // The GPU form with several lanes per particle, on OpenCL (PoCL in CI).
 TEST(OpenCLMd3dOverlap, SplitByGhostsKeepsEveryForceBitWithLanes) {
-    if (!have_opencl()) GTEST_SKIP() << "no OpenCL device on this machine";
+    if (!opencl_available()) GTEST_SKIP() << "no OpenCL device on this machine";
     expect_split_keeps_the_bits("opencl", 2, 400);
 }
 
