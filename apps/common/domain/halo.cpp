@@ -2,6 +2,7 @@
 
 #include "common/domain/exchange.h"
 
+#include <array>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -17,6 +18,8 @@ void Halo::build_columns(const CartGrid &grid, DevicePack &pack, double range,
     int64_t n = n_owned;
     const double inf = std::numeric_limits<double>::infinity();
     const size_t dim = coords.size();
+    dim_ = dim;
+    real_bytes_ = dtype_size(coords[0]->dtype());
     for (int axis = int(dim); axis < 3; ++axis)
         if (grid.decomposed(axis))
             throw std::invalid_argument("a halo of " + std::to_string(dim) +
@@ -90,16 +93,36 @@ void Halo::build_columns(const CartGrid &grid, DevicePack &pack, double range,
 // is placed, and an axis' ghosts are placed before the next axis forwards them.
 void Halo::pack_out(DevicePack &pack, std::span<smelt::Array *const> coords, size_t p) {
     const size_t dim = coords.size();
+    const size_t real = dtype_size(coords[0]->dtype());
     for (size_t k = 0; k < 2; ++k) {
         Swap &s = swaps_[p + k];
         pack.pack_coords(coords, s.list, s.axis, s.shift, s.send);
+        const size_t in = dim * size_t(s.recv_count);
+        if (link_) {
+            // Received on the device, where place_in reads it.
+            if (in && (s.recv.is_null() || s.recv.size() < in))
+                s.recv = smelt::Array(coords[0]->dtype(), in, &pack.backend());
+            continue;
+        }
         s.host_send.clear(); // keeps its capacity: no allocation per step
         append_bytes(s.send, dim * s.list.size(), s.host_send);
-        s.host_recv.resize(dim * size_t(s.recv_count) * dtype_size(coords[0]->dtype()));
+        s.host_recv.resize(in * real);
     }
 }
 
 void Halo::exchange(size_t p) {
+    if (link_) {
+        std::array<DeviceLink::Transfer, 2> t;
+        for (size_t k = 0; k < 2; ++k) {
+            const Swap &s = swaps_[p + k];
+            const size_t per = dim_ * real_bytes_; // bytes per particle
+            t[k] = {&s.send, per * s.list.size(),        s.dest,
+                    &s.recv, per * size_t(s.recv_count), s.source};
+            bytes_sent_ += int64_t(t[k].send_bytes);
+        }
+        link_->exchange(t);
+        return;
+    }
     for (size_t k = 0; k < 2; ++k) {
         Swap &s = swaps_[p + k];
         mpi::sendrecv_known(s.host_send.data(), s.host_send.size(), s.dest, s.host_recv.data(),
@@ -116,9 +139,11 @@ void Halo::place_in(DevicePack &pack, std::span<smelt::Array *const> coords, siz
         Swap &s = swaps_[p + k];
         const size_t in = size_t(s.recv_count);
         if (in == 0) continue;
-        if (s.recv.is_null() || s.recv.size() < dim * in)
-            s.recv = smelt::Array(coords[0]->dtype(), dim * in, &pack.backend());
-        write_elements(s.recv, 0, s.host_recv.data(), dim * in);
+        if (!link_) {
+            if (s.recv.is_null() || s.recv.size() < dim * in)
+                s.recv = smelt::Array(coords[0]->dtype(), dim * in, &pack.backend());
+            write_elements(s.recv, 0, s.host_recv.data(), dim * in);
+        }
         pack.place_coords(s.recv, in, coords, size_t(s.recv_at));
     }
 }

@@ -15,10 +15,12 @@
 // the current coordinates, in the same axis order, into the same places. Per direction that is
 // one gather kernel packing x, y[, z], one copy to the host, one message (the sizes are known
 // from the build), one copy to the device and one kernel placing them: buffers are kept across
-// steps, so a refresh allocates nothing.
+// steps, so a refresh allocates nothing. With a DeviceLink (device_link.h) the message goes from
+// device to device on the backend's stream instead, with no copy through the host and no wait.
 #pragma once
 
 #include "common/domain/cart_grid.h"
+#include "common/domain/device_link.h"
 #include "common/domain/device_pack.h"
 
 #include <array>
@@ -81,6 +83,11 @@ public:
         }
     }
 
+    // Refreshes through `link` (device to device; device_link.h) instead of staging through the
+    // host; nullptr stages. build() always stages: its message sizes are not known in advance.
+    void set_link(DeviceLink *link) { link_ = link; }
+    bool linked() const { return link_ != nullptr; }
+
     int64_t owned() const { return n_owned_; }
     int64_t total() const { return n_total_; }
     int64_t ghosts() const { return n_total_ - n_owned_; }
@@ -118,6 +125,8 @@ private:
     };
     std::vector<Swap> swaps_;
     int64_t n_owned_ = 0, n_total_ = 0, bytes_sent_ = 0;
+    size_t dim_ = 0, real_bytes_ = 0; // coordinate columns and their element size, from build()
+    DeviceLink *link_ = nullptr;
 };
 
 } // namespace smelt::apps::domain
