@@ -393,8 +393,10 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
 
 DomainConfig parse_domain(const ConfigNode &dom) {
     DomainConfig out;
-    domain::parse_grid(dom, out.grid, {"overlap"});
+    domain::parse_grid(dom, out.grid, {"overlap", "transport"});
     out.overlap = optional<bool>(dom, "overlap", true);
+    out.transport = domain::parse_transport(
+        optional_choice(dom, "transport", "auto", {"auto", "host", "nccl"}));
     return out;
 }
 
@@ -429,6 +431,10 @@ void check_combinations(const ConfigNode &root, const Md3dConfig &c) {
             nb.fail_at("lanes", "lanes need mode: binned with sorted_lists: false or auto (use "
                                 "lanes: auto or 1)");
     }
+    if (c.domain.transport == domain::Transport::Nccl && c.backend != "cuda")
+        root.optional_section("domain").fail_at(
+            "transport", "nccl links the GPUs of the cuda backend (backend: " + c.backend +
+                             "); use transport: auto or host");
     if (c.potential.tail) {
         if (!c.all_periodic())
             pot.fail_at("tail", "tail corrections assume a homogeneous fluid: every axis must be "

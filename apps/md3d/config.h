@@ -8,6 +8,7 @@
 #pragma once
 
 #include "common/config_yaml.h"
+#include "common/domain/device_link.h"
 #include "common/lattice.h"
 #include "common/run_config.h"
 
@@ -127,8 +128,12 @@ struct DomainConfig {
     std::array<int, 3> grid{0, 0, 0};
     // On GPU backends (opencl, cuda): between list rebuilds, the forces of the particles whose
     // list holds no ghost run while the halo refresh is in flight (md3d/domain.h). Off: the
-    // refresh completes before the forces. The forces have the same bits either way.
+    // refresh completes before the forces. The forces have the same bits either way. Not used
+    // with the NCCL transport, whose refresh waits for nothing on the host.
     bool overlap = true;
+    // How the halo refresh travels between ranks (common/domain/device_link.h): auto, host
+    // (staged through host memory) or nccl (device to device on cuda).
+    domain::Transport transport = domain::Transport::Auto;
 };
 
 // RunConfig: backend, precision, threads, output, source (the file and its text).

@@ -98,9 +98,18 @@ std::string describe(const Md3dConfig &c) {
         const auto d = domain_dims(c, mpi::size());
         s += format("\ndomain       %d x %d x %d sub-boxes over %d MPI ranks, ghosts within %g",
                     d[0], d[1], d[2], mpi::size(), c.r_list());
-        // As the Simulation decides: GPU backends only (domain.overlap).
-        if (c.domain.overlap && c.backend != "cpu")
-            s += ", halo refresh overlapped with the interior forces";
+        // As the Simulation decides (domain.transport, domain.overlap); auto's choice of NCCL
+        // is made at the start, over every rank, and named in the run's summary.
+        const domain::Transport t = c.domain.transport;
+        if (c.backend == "cuda" && t == domain::Transport::Nccl)
+            s += ", halo refresh device to device (NCCL)";
+        else if (c.backend == "cuda" && t == domain::Transport::Auto)
+            s += ", halo refresh device to device (NCCL) where each rank has its own GPU";
+        if (c.domain.overlap && c.backend != "cpu" &&
+            !(c.backend == "cuda" && t == domain::Transport::Nccl))
+            s += t == domain::Transport::Auto && c.backend == "cuda"
+                     ? ", else overlapped with the interior forces"
+                     : ", halo refresh overlapped with the interior forces";
     }
     s += "\n" + describe_run(c);
     if (c.output_force) s += "frames       with forces\n";

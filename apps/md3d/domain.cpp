@@ -3,6 +3,7 @@
 #include "common/domain/migration.h"
 #include "common/domain/mpi_env.h"
 #include "common/kernel_file.h"
+#include "common/run_config.h"
 
 #include <cmath>
 
@@ -28,6 +29,8 @@ Md3dDomain::Md3dDomain(const Md3dConfig &config, const smelt::Program &physics,
     // The config check names the key; this guards callers that bypass it.
     const std::string thin = domain::check_thickness(grid_, config.r_list());
     if (!thin.empty()) throw std::invalid_argument("domain.grid: " + thin);
+    link_ = domain::DeviceLink::make(config.domain.transport, backend_of(options));
+    halo_.set_link(link_.get());
 }
 
 void Md3dDomain::keep_owned(HostState &s, std::vector<int32_t> &ids) const {

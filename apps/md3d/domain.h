@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace smelt::apps::md3d {
@@ -64,6 +65,8 @@ public:
     const smelt::Array &ext_typ() const { return ext_typ_; }
     int64_t total() const { return halo_.total(); }
     const domain::Halo &halo() const { return halo_; }
+    // Whether the halo refresh goes device to device (domain.transport; device_link.h).
+    bool linked() const { return link_ != nullptr; }
 
 private:
     Md3dConfig config_;
@@ -71,6 +74,7 @@ private:
     int32_t local_mask_ = 7;
     smelt::Program halo_kernels_; // apps/common/kernels/halo.py
     domain::DevicePack pack_;
+    std::unique_ptr<domain::DeviceLink> link_;
     domain::Halo halo_;
     domain::InteriorSplit split_;
     std::array<smelt::Array, 3> ext_;

@@ -123,8 +123,9 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
         test_ahead_ && sum_lanes_kick_ && !walls_ && config.integrator.kind == IntegratorKind::Nve;
     if (join_kicks_) joined_kicks_.emplace(physics, "sum_lanes_kick_kick_drift", options_);
     // Only where launches are asynchronous (the GPU form): on the CPU a kernel runs on the
-    // calling thread, and nothing could overlap the exchange.
-    if (domain_ && !forces_chunked_ && config.domain.overlap &&
+    // calling thread, and nothing could overlap the exchange. Through a device link the refresh
+    // keeps the host from waiting without it.
+    if (domain_ && !forces_chunked_ && config.domain.overlap && !domain_->linked() &&
         config.precision != Precision::Mixed)
         forces_subset_.emplace(physics, "compute_forces_subset", options_);
     const auto n = static_cast<size_t>(n_local_);

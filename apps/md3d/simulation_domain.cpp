@@ -115,15 +115,16 @@ std::string Simulation::domain_summary() const {
         return per ? 1e3 * domain_seconds_[size_t(p)] / double(per) : 0.0;
     };
     const int64_t refreshes = domain_updates_ - domain_rebuilds_;
-    char line[320];
-    std::snprintf(line, sizeof line,
-                  "rank %d: %lld owned, %lld ghosts, %.1f kB sent per step; ms per step: "
-                  "rebuild test %.3g, halo refresh %.3g; ms per rebuild: migration and halo "
-                  "%.3g, list %.3g",
-                  mpi::rank(), (long long)h.owned(), (long long)h.ghosts(),
-                  double(h.bytes_sent()) / 1e3, ms(DomainPhase::Test, domain_updates_),
-                  ms(DomainPhase::Refresh, refreshes), ms(DomainPhase::Migrate, domain_rebuilds_),
-                  ms(DomainPhase::List, domain_rebuilds_));
+    char line[400];
+    std::snprintf(
+        line, sizeof line,
+        "rank %d: %lld owned, %lld ghosts, %.1f kB sent per step (%s); ms per "
+        "step: rebuild test %.3g, halo refresh %.3g; ms per rebuild: migration and "
+        "halo %.3g, list %.3g",
+        mpi::rank(), (long long)h.owned(), (long long)h.ghosts(), double(h.bytes_sent()) / 1e3,
+        h.linked() ? "device to device, NCCL" : "via the host",
+        ms(DomainPhase::Test, domain_updates_), ms(DomainPhase::Refresh, refreshes),
+        ms(DomainPhase::Migrate, domain_rebuilds_), ms(DomainPhase::List, domain_rebuilds_));
     std::string mine = line;
     if (forces_subset_) {
         // The overlapped refreshes (the plain "halo refresh" above then counts none).

@@ -19,6 +19,11 @@ is the one given: --md3d BIN or --md2d BIN (its files: md3d.h5 / md2d.h5, the co
         run while the halo refresh is in flight), frames holding the forces: the same bits in
         every frame and thermo sample, and the run with the overlap reports overlapped
         refreshes; and the run with the overlap against the serial run as compare does.
+    mpi_check.py transport --md3d BIN ... --np P --set backend=cuda
+        P ranks with domain.transport nccl (the halo refresh device to device) and host (staged
+        through host memory), frames holding the forces: the same bits, every rank reports the
+        NCCL refresh; and the NCCL run against the serial run as compare does. Skipped (77)
+        where the ranks cannot have one GPU each or NCCL is missing.
     mpi_check.py restart ... --np P --np-restart Q
         P ranks to half the steps (checkpoint), then Q ranks from that checkpoint to the end:
         the same as the serial run through.
@@ -221,6 +226,26 @@ def cmd_compare(args):
                     args.periodic_edges)
 
 
+def same_bits(path_a, path_b, label):
+    """Every dataset of two H5MD files (forces among them) bit for bit."""
+    with h5py.File(path_a, "r") as a, h5py.File(path_b, "r") as b:
+        names = []
+        a.visit(lambda n: names.append(n) if isinstance(a[n], h5py.Dataset) else None)
+        for n in names:
+            if n.startswith("h5md") or n not in b:
+                continue
+            x, y = np.asarray(a[n][()]), np.asarray(b[n][()])
+            # Bits for numbers (-0.0 against 0.0, NaN payloads), equality for strings.
+            same = x.shape == y.shape and x.dtype == y.dtype and (
+                np.array_equal(x, y) if x.dtype.kind in "OSU"
+                else np.array_equal(x.view(np.uint8), y.view(np.uint8)))
+            if not same:
+                fail("%s: %s differs" % (label, n))
+        if "particles/all/force/value" not in names:
+            fail("the frames hold no forces")
+    print("%s: %d datasets, the same bits" % (label, len(names)))
+
+
 def cmd_overlap(args):
     wd = args.workdir
     shutil.rmtree(wd, ignore_errors=True)
@@ -238,27 +263,41 @@ def cmd_overlap(args):
                 print(p.stdout)
                 fail("not every rank reports overlapped halo refreshes")
             print("overlapped refreshes and interior %% per rank: %s" % found)
-    with h5py.File(os.path.join(runs["true"], args.app + ".h5"), "r") as a, \
-            h5py.File(os.path.join(runs["false"], args.app + ".h5"), "r") as b:
-        names = []
-        a.visit(lambda n: names.append(n) if isinstance(a[n], h5py.Dataset) else None)
-        for n in names:
-            if n.startswith("h5md") or n not in b:
-                continue
-            x, y = np.asarray(a[n][()]), np.asarray(b[n][()])
-            # Bits for numbers (-0.0 against 0.0, NaN payloads), equality for strings.
-            same = x.shape == y.shape and x.dtype == y.dtype and (
-                np.array_equal(x, y) if x.dtype.kind in "OSU"
-                else np.array_equal(x.view(np.uint8), y.view(np.uint8)))
-            if not same:
-                fail("with and without the overlap: %s differs" % n)
-        if "particles/all/force/value" not in names:
-            fail("the frames hold no forces")
-    print("with and without the overlap: %d datasets, the same bits" % len(names))
+    same_bits(os.path.join(runs["true"], args.app + ".h5"),
+              os.path.join(runs["false"], args.app + ".h5"), "with and without the overlap")
     run(app_run(args, os.path.join(wd, "serial"), extra=force))
     compare_runs(load(os.path.join(wd, "serial", args.app + ".h5")),
                  load(os.path.join(runs["true"], args.app + ".h5")),
                  "%d ranks with the overlap" % args.np)
+
+
+def cmd_transport(args):
+    wd = args.workdir
+    shutil.rmtree(wd, ignore_errors=True)
+    force = ["--set", "output.force=true"]
+    runs = {}
+    for t in ("nccl", "host"):
+        out = os.path.join(wd, "transport_" + t)
+        p = run(app_run(args, out, args.np, force + ["--set", "domain.transport=" + t]),
+                expect=None)
+        if p.returncode != 0:
+            print(p.stdout)
+            for reason in ("is not available", "two ranks share the GPU",
+                           "cannot open NCCL's library"):
+                if reason in p.stdout:
+                    print("skip: %s (this machine cannot run NCCL between the ranks)" % reason)
+                    sys.exit(77)
+            fail("exit status %d" % p.returncode)
+        runs[t] = out
+        if t == "nccl" and p.stdout.count("device to device, NCCL") != args.np:
+            print(p.stdout)
+            fail("not every rank reports its halo refresh through NCCL")
+    same_bits(os.path.join(runs["nccl"], args.app + ".h5"),
+              os.path.join(runs["host"], args.app + ".h5"), "NCCL against staging via the host")
+    run(app_run(args, os.path.join(wd, "serial"), extra=force))
+    compare_runs(load(os.path.join(wd, "serial", args.app + ".h5")),
+                 load(os.path.join(runs["nccl"], args.app + ".h5")),
+                 "%d ranks through NCCL" % args.np)
 
 
 def cmd_restart(args):
@@ -331,7 +370,8 @@ def cmd_abort(args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("command",
-                    choices=["compare", "overlap", "restart", "thin", "bad_grid", "abort"])
+                    choices=["compare", "overlap", "transport", "restart", "thin", "bad_grid",
+                             "abort"])
     app = ap.add_mutually_exclusive_group(required=True)
     app.add_argument("--md3d", help="the md3d driver")
     app.add_argument("--md2d", help="the md2d driver")
@@ -348,7 +388,7 @@ def main():
                     help="key=value over the config, for both runs (APP run --set)")
     args = ap.parse_args()
     args.app, args.bin = ("md3d", args.md3d) if args.md3d else ("md2d", args.md2d)
-    {"compare": cmd_compare, "overlap": cmd_overlap, "restart": cmd_restart, "thin": cmd_thin, "bad_grid": cmd_bad_grid,
+    {"compare": cmd_compare, "overlap": cmd_overlap, "transport": cmd_transport, "restart": cmd_restart, "thin": cmd_thin, "bad_grid": cmd_bad_grid,
      "abort": cmd_abort}[args.command](args)
 
 
