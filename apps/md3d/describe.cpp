@@ -84,8 +84,10 @@ std::string describe(const Md3dConfig &c) {
     if (c.neighbor.mode == NeighborMode::Binned) {
         CellGrid g = cell_grid(c);
         s += format(", %d x %d x %d cells", g.cells[0], g.cells[1], g.cells[2]);
-        if (c.neighbor.sort_interval > 0 && !mpi::distributed())
-            s += format(", particles reordered by cell every %lld steps",
+        if (c.neighbor.sort_interval > 0)
+            s += format(mpi::distributed()
+                            ? ", owned particles reordered by cell at a rebuild every %lld steps"
+                            : ", particles reordered by cell every %lld steps",
                         (long long)c.neighbor.sort_interval);
         const bool half = c.neighbor.newton_on(c.backend == "cpu") && !mpi::distributed();
         s += c.neighbor.lists_sorted(c.backend == "cpu", half) ? ", lists in index order"

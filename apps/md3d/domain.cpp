@@ -77,15 +77,17 @@ bool Md3dDomain::needs_rebuild(const std::array<smelt::Array, 3> &pos, int64_t n
     return stale_ || config_.neighbor.rebuild == Rebuild::EveryStep || d2 > half * half;
 }
 
-int64_t Md3dDomain::rebuild(const std::vector<smelt::Array *> &owned, const smelt::Array &typ,
+int64_t Md3dDomain::migrate(const std::vector<smelt::Array *> &owned, int64_t n) {
+    return domain::migrate(grid_, pack_, owned, n);
+}
+
+void Md3dDomain::build_halo(const std::array<smelt::Array, 3> &pos, const smelt::Array &typ,
                             int64_t n) {
-    n = domain::migrate(grid_, pack_, owned, n);
     for (size_t a = 0; a < 3; ++a)
-        ext_[a] = domain::regrow(*owned[a], size_t(n), size_t(n));
+        ext_[a] = domain::regrow(pos[a], size_t(n), size_t(n));
     ext_typ_ = domain::regrow(typ, size_t(n), size_t(n));
     halo_.build(grid_, pack_, config_.r_list(), ext_, {&ext_typ_}, n);
     stale_ = false;
-    return n;
 }
 
 } // namespace smelt::apps::md3d

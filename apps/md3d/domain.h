@@ -48,9 +48,12 @@ public:
     // the neighbour list must be rebuilt (stale, every_step, or a displacement past skin / 2 on
     // any rank). Collective.
     bool needs_rebuild(const std::array<smelt::Array, 3> &pos, int64_t n, NeighborList &list);
-    // Migrates `owned` (x, y, z first; `typ` among them) and rebuilds the halo; returns the new
-    // owned count. The caller has wrapped the positions. Collective.
-    int64_t rebuild(const std::vector<smelt::Array *> &owned, const smelt::Array &typ, int64_t n);
+    // A rebuild in two parts, so that the owned particles can be reordered in between:
+    // migrate() sends `owned` (x, y, z first; the type among them) to their owners and returns
+    // the new owned count (the caller has wrapped the positions); build_halo() then rebuilds the
+    // halo around the owned particles as they stand. Both collective.
+    int64_t migrate(const std::vector<smelt::Array *> &owned, int64_t n);
+    void build_halo(const std::array<smelt::Array, 3> &pos, const smelt::Array &typ, int64_t n);
     // Sends the owned positions loaded by needs_rebuild() to the neighbours' ghosts. Collective.
     void refresh() { halo_.refresh(pack_, ext_); }
     // refresh() in the three parts of Halo::refresh_out / refresh_exchange / refresh_in.

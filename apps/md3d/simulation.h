@@ -142,6 +142,9 @@ public:
     // gathered, ids move along, and the next force evaluation rebuilds the list. step() calls
     // it at steps that are multiples of neighbor.sort_interval.
     void reorder_by_cell();
+    // On several ranks: the owned particles in cell order, between migration and the halo
+    // build (simulation_domain.cpp).
+    void reorder_owned_by_cell();
     // The id of the particle at each device index.
     const smelt::Array &ids() const { return id_; }
     const smelt::Array &position(int axis) const { return pos_[size_t(axis)]; }
@@ -273,6 +276,7 @@ private:
     enum class DomainPhase { Test, Refresh, Migrate, List, Out, Exchange, In };
     std::array<double, 7> domain_seconds_{};
     int64_t domain_updates_ = 0, domain_rebuilds_ = 0, overlapped_refreshes_ = 0;
+    int64_t sorted_at_ = -1; // the step of the last reorder_owned_by_cell (-1: none yet)
 };
 
 } // namespace smelt::apps::md3d

@@ -40,9 +40,20 @@ void Simulation::update_domain() {
     wrap_(
         {pos_[0], pos_[1], pos_[2], img_[0], img_[1], img_[2], box[0], box[1], box[2], periodic_});
     // Every per-particle array whose values outlive this call: dke is read after the forces.
-    n_local_ = domain_->rebuild({&pos_[0], &pos_[1], &pos_[2], &vel_[0], &vel_[1], &vel_[2],
+    n_local_ = domain_->migrate({&pos_[0], &pos_[1], &pos_[2], &vel_[0], &vel_[1], &vel_[2],
                                  &img_[0], &img_[1], &img_[2], &typ_, &id_, &dke_},
-                                typ_, n_local_);
+                                n_local_);
+    // Migration appends arrivals and closes the departures' gaps; diffusion mixes the rest. As in
+    // a serial run (reorder_by_cell), the owned particles are put back in cell order every
+    // sort_interval steps, at the first rebuild from then on, so that the force loop's
+    // neighbours lie close in memory: without it the force kernel took twice as long on two
+    // GPUs as on one (profile of 10^6 atoms per rank).
+    const int64_t every = config_.neighbor.sort_interval;
+    if (every > 0 && (sorted_at_ < 0 || step_ - sorted_at_ >= every)) {
+        reorder_owned_by_cell();
+        sorted_at_ = step_;
+    }
+    domain_->build_halo(pos_, typ_, n_local_);
     for (Array *a : {&force_[0], &force_[1], &force_[2], &pe_, &vir_})
         if (int64_t(a->size()) != n_local_) *a = zeros(size_t(n_local_), real_, backend_);
     lap(DomainPhase::Migrate);
@@ -51,6 +62,23 @@ void Simulation::update_domain() {
     neighbors_.build({ext[0], ext[1], ext[2]});
     if (forces_subset_) domain_->split(neighbors_);
     lap(DomainPhase::List);
+}
+
+void Simulation::reorder_owned_by_cell() {
+    neighbors_.resize(n_local_);
+    const Array &order = neighbors_.cell_order({pos_[0], pos_[1], pos_[2]});
+    const auto n = size_t(n_local_);
+    if (real_tmp_.size() != n) real_tmp_ = empty(n, real_, backend_);
+    if (int_tmp_.size() != n) int_tmp_ = empty(n, DType::Int32, backend_);
+    // The forces, pe and vir are computed afresh after the rebuild: only the state moves.
+    for (Array *a : {&pos_[0], &pos_[1], &pos_[2], &vel_[0], &vel_[1], &vel_[2], &dke_}) {
+        permute_real_(n_local_, {order, *a, real_tmp_});
+        std::swap(*a, real_tmp_);
+    }
+    for (Array *a : {&img_[0], &img_[1], &img_[2], &typ_, &id_}) {
+        permute_int_(n_local_, {order, *a, int_tmp_});
+        std::swap(*a, int_tmp_);
+    }
 }
 
 void Simulation::domain_forces(int64_t items, int lanes, std::vector<smelt::Arg> args) {
