@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """md3d against OpenMM on one GPU, in the same run: HOOMD-blue's LJ benchmark system.
 
-Runs build/bench/md3d_bench (cuda and opencl, single and double precision),
+Runs build/bench/md3d_bench (cuda and opencl; single, mixed and double precision),
 bench/openmm_lj.py (single, mixed and double) and bench/jaxmd_lj.py (JAX-MD, single and
 double; left out of the table where jax or jax_md is missing) on the same system at each size,
 one after the other on the same card, and prints the ratios the MD performance targets are
@@ -43,11 +43,11 @@ def nve_config(config):
     return f.name
 
 
-def run_md3d(bench, config, cells, backend, seconds):
+def run_md3d(bench, config, cells, backend, seconds, precisions):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
     cmd = [bench, "--config", config, "--set", "system.cells=[%d,%d,%d]" % (cells, cells, cells),
-           "--backend", backend, "--precision", "single,double",
+           "--backend", backend, "--precision", precisions,
            "--seconds", str(seconds), "--lammps", "", "--out", out]
     print("+", " ".join(cmd), flush=True)
     subprocess.run(cmd, check=True, stdout=sys.stdout, stderr=sys.stderr)
@@ -93,6 +93,8 @@ def main():
                                                     "md3d_hoomd_bench.yaml"))
     p.add_argument("--cells", type=int, nargs="+", default=[40, 100])
     p.add_argument("--backends", default="cuda,opencl")
+    p.add_argument("--precisions", default="single,mixed,double",
+                   help="md3d's precisions (md3d_bench --precision)")
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--jaxmd", default="single,double",
                    help="JAX-MD precisions to run ('' for none; bench/jaxmd_lj.py)")
@@ -104,7 +106,8 @@ def main():
     for cells in args.cells:
         smelt = {}
         for backend in args.backends.split(","):
-            for r in run_md3d(args.md3d_bench, config, cells, backend, args.seconds):
+            for r in run_md3d(args.md3d_bench, config, cells, backend, args.seconds,
+                              args.precisions):
                 smelt[(backend, r["precision"])] = r
         openmm = {}
         for precision in ("single", "mixed", "double"):
@@ -130,7 +133,7 @@ def main():
         smelt = {(r["backend"], r["precision"]): r for r in row["smelt"]}
         openmm = {r["precision"]: r for r in row["openmm"]}
         jaxmd = {r["precision"]: r for r in row["jaxmd"]}
-        for precision in ("single", "double"):
+        for precision in ("single", "mixed", "double"):
             cu = smelt.get(("cuda", precision))
             cl = smelt.get(("opencl", precision))
             om = openmm[precision]
@@ -142,8 +145,6 @@ def main():
             jratio = "%.1f" % (cu["atom_steps_per_s"] / jx["atom_steps_per_s"]) if cu and jx else "—"
             print("| %d | %s | %s | %s | %s | %s | %s | %s | %s |"
                   % (row["n"], precision, f(cu), f(cl), f(om), f(jx), ratio, jratio, clr))
-        print("| %d | mixed | | | %.3g | | | | |" % (row["n"],
-                                                    openmm["mixed"]["atom_steps_per_s"]))
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"benchmark": "md3d_gpu_peers", "config": os.path.basename(args.config),
