@@ -414,19 +414,6 @@ bool NeighborList::finish_update(const std::vector<Array> &coords) {
     return rebuild;
 }
 
-Value NeighborList::finish_test() {
-    State &s = *s_;
-    if (s.pending_test.empty())
-        throw std::logic_error("NeighborList::finish_test without a started test");
-    const Value v = s.pending_test.get();
-    s.pending_test = {};
-    return v;
-}
-
-bool NeighborList::past_limit(const Value &d2) const {
-    return s_->past_limit(d2);
-}
-
 const Array &NeighborList::displacement_value() const {
     return s_->displacement_value;
 }

@@ -157,11 +157,6 @@ public:
     bool finish_update(const std::vector<Array> &coords);
     const Array &displacement_value() const;
     double rebuild_limit2() const; // (skin / 2)^2
-    // finish_update() for a caller that decides over several ranks: waits for the started
-    // test's value and returns it, rebuilding nothing. past_limit() is the rule finish_update()
-    // applies (in the value's dtype), for the maximum of such values over the ranks.
-    Value finish_test();
-    bool past_limit(const Value &d2) const;
     // Rebuilds unconditionally.
     void build(const std::vector<Array> &coords);
     // The next update() rebuilds (call after replacing the positions wholesale).

@@ -6,7 +6,6 @@
 #include "common/run_config.h"
 
 #include <cmath>
-#include <limits>
 
 namespace smelt::apps::md3d {
 
@@ -61,68 +60,21 @@ void Md3dDomain::keep_owned(HostState &s, std::vector<int32_t> &ids) const {
     ids = std::move(kept);
 }
 
-namespace {
-
-// The list's rebuild rule on the maximum over the ranks, in the positions' dtype `real` as the
-// kernels compare it (start_test): a float32 maximum converts to double and back exactly.
-bool past_limit(const NeighborList &list, double d2, DType real) {
-    if (real == DType::Float32) {
-        const float f = static_cast<float>(d2);
-        return list.past_limit(smelt::Value(DType::Float32, &f));
-    }
-    return list.past_limit(smelt::Value(DType::Float64, &d2));
-}
-
-} // namespace
-
-void Md3dDomain::load_owned(const std::array<smelt::Array, 3> &pos, int64_t n) {
-    for (size_t a = 0; a < 3; ++a)
-        if (n > 0)
-            pos[a].backend().copy(ext_[a].buffer(), 0, pos[a].buffer(), 0,
-                                  size_t(n) * dtype_size(pos[a].dtype()));
-}
-
 bool Md3dDomain::needs_rebuild(const std::array<smelt::Array, 3> &pos, int64_t n,
                                NeighborList &list) {
     double d2 = 0.0;
     if (!stale_) {
-        load_owned(pos, n);
+        for (size_t a = 0; a < 3; ++a)
+            if (n > 0)
+                pos[a].backend().copy(ext_[a].buffer(), 0, pos[a].buffer(), 0,
+                                      size_t(n) * dtype_size(pos[a].dtype()));
         if (config_.neighbor.rebuild == Rebuild::Displacement)
             d2 = list.max_displacement2({ext_[0], ext_[1], ext_[2]});
     }
     // Every rank takes the same branch: stale_ and the rule are the same everywhere.
     d2 = mpi::max(d2);
-    if (stale_ || config_.neighbor.rebuild == Rebuild::EveryStep) return true;
-    return past_limit(list, d2, ext_[0].dtype());
-}
-
-bool Md3dDomain::start_test(const std::array<smelt::Array, 3> &pos, int64_t n, NeighborList &list) {
-    // The same on every rank: the link, stale_ and the rule.
-    if (!link_ || stale_ || config_.neighbor.rebuild != Rebuild::Displacement) return false;
-    load_owned(pos, n);
-    tested_ = list.start_update({ext_[0], ext_[1], ext_[2]});
-    const DType real = ext_[0].dtype();
-    if (global_d2_.is_null() || global_d2_.dtype() != real) {
-        global_d2_ = smelt::zeros(1, real, &pos[0].backend());
-        smelt::Backend *b = &pos[0].backend();
-        infinite_d2_ = real == DType::Float32
-                           ? smelt::Array::from_vector(std::vector<float>{INFINITY}, b)
-                           : smelt::Array::from_vector(std::vector<double>{double(INFINITY)}, b);
-    }
-    link_->all_reduce_max(tested_ ? list.displacement_value() : infinite_d2_, global_d2_);
-    return true;
-}
-
-bool Md3dDomain::finish_test(NeighborList &list) {
-    double local = std::numeric_limits<double>::infinity();
-    DType real = DType::Float64;
-    if (tested_) {
-        const smelt::Value v = list.finish_test();
-        local = v.as<double>();
-        real = v.dtype();
-    }
-    tested_ = false;
-    return past_limit(list, mpi::max(local), real);
+    const double half = 0.5 * config_.neighbor.skin;
+    return stale_ || config_.neighbor.rebuild == Rebuild::EveryStep || d2 > half * half;
 }
 
 int64_t Md3dDomain::migrate(const std::vector<smelt::Array *> &owned, int64_t n) {

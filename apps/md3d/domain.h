@@ -48,17 +48,6 @@ public:
     // the neighbour list must be rebuilt (stale, every_step, or a displacement past skin / 2 on
     // any rank). Collective.
     bool needs_rebuild(const std::array<smelt::Array, 3> &pos, int64_t n, NeighborList &list);
-    // needs_rebuild() without a host wait before the device's next work (with the NCCL
-    // transport): start_test() loads the owned positions, queues the displacement test and, on
-    // the device, its maximum over the ranks into global_displacement() (+inf where a rank's
-    // list cannot be tested), so that kernels queued next can skip their work when it exceeds
-    // the list's rebuild_limit2(); false, with nothing queued, where the test cannot run ahead
-    // on any rank (no link, stale, not the displacement rule: call needs_rebuild()).
-    // finish_test() waits for this rank's value, takes the maximum over the ranks on the host
-    // (a maximum is exact: the device's bits) and answers as needs_rebuild() would. Collective.
-    bool start_test(const std::array<smelt::Array, 3> &pos, int64_t n, NeighborList &list);
-    bool finish_test(NeighborList &list);
-    const smelt::Array &global_displacement() const { return global_d2_; }
     // A rebuild in two parts, so that the owned particles can be reordered in between:
     // migrate() sends `owned` (x, y, z first; the type among them) to their owners and returns
     // the new owned count (the caller has wrapped the positions); build_halo() then rebuilds the
@@ -94,12 +83,6 @@ private:
     std::array<smelt::Array, 3> ext_;
     smelt::Array ext_typ_;
     bool stale_ = true;
-    // start_test's state: whether this rank's list test was queued, +inf in the positions'
-    // dtype (a rank that cannot test), and the device maximum over the ranks.
-    bool tested_ = false;
-    smelt::Array infinite_d2_, global_d2_;
-
-    void load_owned(const std::array<smelt::Array, 3> &pos, int64_t n);
 };
 
 // wrap_coord and image_shift of apps/common/kernels/box.py on the host (common/domain/cart_grid.h).

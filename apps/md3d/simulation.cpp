@@ -337,7 +337,6 @@ void Simulation::ensure_energies() {
 }
 
 bool Simulation::update_and_evaluate(bool energies, double kick_dt, bool defer) {
-    if (domain_update_ahead(energies)) return finish_forces(energies, kick_dt, defer);
     const std::vector<Array> x = {pos_[0], pos_[1], pos_[2]};
     if (!test_ahead_ || !neighbors_.start_update(x)) {
         update_neighbors();

@@ -145,12 +145,6 @@ public:
     // On several ranks: the owned particles in cell order, between migration and the halo
     // build (simulation_domain.cpp).
     void reorder_owned_by_cell();
-    // On several ranks with the NCCL transport: the rebuild test, refresh and force loop queued
-    // together, the host waiting only after them (simulation_domain.cpp); false where the test
-    // cannot run ahead (update_domain() and the forces then).
-    bool domain_update_ahead(bool energies);
-    // The rebuild half of update_domain(): wrap, migrate, reorder, halo, list.
-    void rebuild_domain();
     // The id of the particle at each device index.
     const smelt::Array &ids() const { return id_; }
     const smelt::Array &position(int axis) const { return pos_[size_t(axis)]; }
@@ -279,8 +273,8 @@ private:
     bool refresh_pending_ = false;
     // Wall time in update_domain's phases and domain_forces' (Out, Exchange, In: the parts of
     // an overlapped refresh), for domain_summary.
-    enum class DomainPhase { Test, Refresh, Migrate, List, Out, Exchange, In, Count };
-    std::array<double, size_t(DomainPhase::Count)> domain_seconds_{};
+    enum class DomainPhase { Test, Refresh, Migrate, List, Out, Exchange, In };
+    std::array<double, 7> domain_seconds_{};
     int64_t domain_updates_ = 0, domain_rebuilds_ = 0, overlapped_refreshes_ = 0;
     int64_t sorted_at_ = -1; // the step of the last reorder_owned_by_cell (-1: none yet)
 };

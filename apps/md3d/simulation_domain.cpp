@@ -11,32 +11,18 @@
 
 namespace smelt::apps::md3d {
 
-namespace {
-
-// Adds the wall time since `mark` to a phase of domain_summary and restarts the clock; device
-// work queued before a phase that waits (a read-back) is counted in that phase.
-template <class Phase> class PhaseClock {
-public:
-    explicit PhaseClock(std::array<double, size_t(Phase::Count)> &seconds)
-        : seconds_(seconds), mark_(std::chrono::steady_clock::now()) {}
-    void lap(Phase p) {
-        const auto now = std::chrono::steady_clock::now();
-        seconds_[size_t(p)] += std::chrono::duration<double>(now - mark_).count();
-        mark_ = now;
-    }
-
-private:
-    std::array<double, size_t(Phase::Count)> &seconds_;
-    std::chrono::steady_clock::time_point mark_;
-};
-
-} // namespace
-
 void Simulation::update_domain() {
-    PhaseClock<DomainPhase> clock(domain_seconds_);
+    // Each phase's wall time, for domain_summary; device work queued before a phase that waits
+    // (a read-back) is counted in that phase.
+    auto mark = std::chrono::steady_clock::now();
+    auto lap = [&](DomainPhase p) {
+        const auto now = std::chrono::steady_clock::now();
+        domain_seconds_[size_t(p)] += std::chrono::duration<double>(now - mark).count();
+        mark = now;
+    };
     ++domain_updates_;
     const bool rebuild = domain_->needs_rebuild(pos_, n_local_, neighbors_);
-    clock.lap(DomainPhase::Test);
+    lap(DomainPhase::Test);
     if (!rebuild) {
         // With the overlap, domain_forces refreshes the halo around the interior's forces.
         if (forces_subset_) {
@@ -44,35 +30,9 @@ void Simulation::update_domain() {
             return;
         }
         domain_->refresh();
-        clock.lap(DomainPhase::Refresh);
+        lap(DomainPhase::Refresh);
         return;
     }
-    rebuild_domain();
-}
-
-bool Simulation::domain_update_ahead(bool energies) {
-    if (!domain_ || !domain_->start_test(pos_, n_local_, neighbors_)) return false;
-    PhaseClock<DomainPhase> clock(domain_seconds_);
-    ++domain_updates_;
-    // Queued behind the test, before the host knows its answer: the refresh (device to device)
-    // and the force loop, which exits at once where the maximum over the ranks says the list is
-    // stale. The host then waits for its own value while the device computes. When the list is
-    // stale the refreshed ghosts are dropped by the rebuild and the loop runs again on the new
-    // list.
-    domain_->refresh();
-    launch_pair_forces(energies, &domain_->global_displacement());
-    clock.lap(DomainPhase::Refresh);
-    const bool rebuild = domain_->finish_test(neighbors_);
-    clock.lap(DomainPhase::Test);
-    if (rebuild) {
-        rebuild_domain();
-        launch_pair_forces(energies, nullptr);
-    }
-    return true;
-}
-
-void Simulation::rebuild_domain() {
-    PhaseClock<DomainPhase> clock(domain_seconds_);
     refresh_pending_ = false; // the rebuilt halo holds the current positions
     ++domain_rebuilds_;
     const auto &box = config_.system.box;
@@ -96,12 +56,12 @@ void Simulation::rebuild_domain() {
     domain_->build_halo(pos_, typ_, n_local_);
     for (Array *a : {&force_[0], &force_[1], &force_[2], &pe_, &vir_})
         if (int64_t(a->size()) != n_local_) *a = zeros(size_t(n_local_), real_, backend_);
-    clock.lap(DomainPhase::Migrate);
+    lap(DomainPhase::Migrate);
     const auto &ext = domain_->ext();
     neighbors_.resize(domain_->total());
     neighbors_.build({ext[0], ext[1], ext[2]});
     if (forces_subset_) domain_->split(neighbors_);
-    clock.lap(DomainPhase::List);
+    lap(DomainPhase::List);
 }
 
 void Simulation::reorder_owned_by_cell() {
@@ -128,14 +88,19 @@ void Simulation::domain_forces(int64_t items, int lanes, std::vector<smelt::Arg>
     }
     refresh_pending_ = false;
     ++overlapped_refreshes_;
-    PhaseClock<DomainPhase> clock(domain_seconds_);
+    auto mark = std::chrono::steady_clock::now();
+    auto lap = [&](DomainPhase p) {
+        const auto now = std::chrono::steady_clock::now();
+        domain_seconds_[size_t(p)] += std::chrono::duration<double>(now - mark).count();
+        mark = now;
+    };
     const domain::InteriorSplit &split = domain_->interior_split();
     // The order matters because the device runs its work in the order it was queued, and a
     // copy to the host waits for everything queued before it (Array reads, Backend::read):
     // 1. Pack the first exchanged axis' ghost coordinates and copy them to the host. Queued
     //    after the interior forces, this copy would wait for them and nothing would overlap.
     domain_->refresh_out();
-    clock.lap(DomainPhase::Out);
+    lap(DomainPhase::Out);
     // 2. Queue the interior's forces: their rows read owned positions only (needs_rebuild
     //    loaded them; the refresh writes only ghost slots). flush() starts them on the device
     //    now (OpenCL may otherwise hold them until the next blocking call).
@@ -145,13 +110,13 @@ void Simulation::domain_forces(int64_t items, int lanes, std::vector<smelt::Arg>
     backend_->flush();
     // 3. The MPI messages, on the host, while the device computes.
     domain_->refresh_exchange();
-    clock.lap(DomainPhase::Exchange);
+    lap(DomainPhase::Exchange);
     // 4. The received coordinates to the device and into the ghost slots: queued behind the
     //    interior forces (on OpenCL the blocking copy waits for them, so this phase includes
     //    what of the interior forces the exchange did not cover); the other axes' refreshes
     //    forward these ghosts, so they run whole here.
     domain_->refresh_in();
-    clock.lap(DomainPhase::In);
+    lap(DomainPhase::In);
     // 5. The boundary particles, now that their ghosts are in place. Each particle's forces
     //    come from the same function over the same row as in one launch over all: the same
     //    bits (tests: Md3dOverlap.*, md3d.mpi.opencl.overlap.np2).

@@ -91,13 +91,6 @@ public:
         comm_.exchange(sends_, receives_);
     }
 
-    void all_reduce_max(const smelt::Array &in, smelt::Array &out) override {
-        if (out.size() < in.size() || out.dtype() != in.dtype())
-            throw std::invalid_argument("DeviceLink::all_reduce_max: the output must hold the "
-                                        "input's values, in its dtype");
-        comm_.all_reduce_max(in.buffer(), out.buffer(), in.size(), in.dtype());
-    }
-
 private:
     cuda::NcclComm comm_;
     std::vector<cuda::NcclTransfer> sends_, receives_; // kept: no allocation per step

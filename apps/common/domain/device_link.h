@@ -45,9 +45,6 @@ public:
     // Queues every transfer as one group on the backend's stream: work queued after it sees the
     // received bytes. Collective: every rank passes its transfers in the same (swap) order.
     virtual void exchange(std::span<const Transfer> transfers) = 0;
-    // out = the elementwise maximum of `in` over every rank (in.size() values; float32,
-    // float64, int32 or int64), queued on the backend's stream. Collective.
-    virtual void all_reduce_max(const smelt::Array &in, smelt::Array &out) = 0;
 };
 
 } // namespace smelt::apps::domain

@@ -18,9 +18,6 @@ namespace {
 using ncclResult = int;
 constexpr ncclResult nccl_success = 0;
 constexpr int nccl_int8 = 0; // ncclInt8: transfers are counted in bytes
-// ncclInt32, ncclInt64, ncclFloat32, ncclFloat64; ncclMax.
-constexpr int nccl_int32 = 2, nccl_int64 = 4, nccl_float32 = 7, nccl_float64 = 8;
-constexpr int nccl_max = 2;
 struct ncclUniqueId {
     char internal[128];
 };
@@ -33,8 +30,6 @@ struct NcclApi {
     ncclResult (*ncclCommDestroy)(ncclComm) = nullptr;
     ncclResult (*ncclSend)(const void *, size_t, int, int, ncclComm, CUstream) = nullptr;
     ncclResult (*ncclRecv)(void *, size_t, int, int, ncclComm, CUstream) = nullptr;
-    ncclResult (*ncclAllReduce)(const void *, void *, size_t, int, int, ncclComm,
-                                CUstream) = nullptr;
     ncclResult (*ncclGroupStart)() = nullptr;
     ncclResult (*ncclGroupEnd)() = nullptr;
     const char *(*ncclGetErrorString)(ncclResult) = nullptr;
@@ -64,7 +59,6 @@ Loaded load() {
     sym(out.api.ncclCommDestroy, "ncclCommDestroy");
     sym(out.api.ncclSend, "ncclSend");
     sym(out.api.ncclRecv, "ncclRecv");
-    sym(out.api.ncclAllReduce, "ncclAllReduce");
     sym(out.api.ncclGroupStart, "ncclGroupStart");
     sym(out.api.ncclGroupEnd, "ncclGroupEnd");
     sym(out.api.ncclGetErrorString, "ncclGetErrorString");
@@ -170,33 +164,6 @@ void NcclComm::exchange(std::span<const NcclTransfer> sends,
                  "ncclRecv");
     note(nccl.ncclGroupEnd(), "ncclGroupEnd");
     if (first_error != nccl_success) check(first_error, failed);
-}
-
-void NcclComm::all_reduce_max(const Buffer &in, const Buffer &out, size_t count, DType dtype) {
-    int type = 0;
-    switch (dtype) {
-    case DType::Int32:
-        type = nccl_int32;
-        break;
-    case DType::Int64:
-        type = nccl_int64;
-        break;
-    case DType::Float32:
-        type = nccl_float32;
-        break;
-    case DType::Float64:
-        type = nccl_float64;
-        break;
-    default:
-        throw UsageError("NcclComm::all_reduce_max: int32, int64, float32 or float64 values");
-    }
-    const size_t bytes = count * dtype_size(dtype);
-    SMELT_INTERNAL_ASSERT(bytes <= in.bytes && bytes <= out.bytes,
-                          "NcclComm::all_reduce_max: " << count << " values outside the buffers");
-    backend_.make_current();
-    check(
-        api().ncclAllReduce(in.handle, out.handle, count, type, nccl_max, comm_, backend_.stream()),
-        "ncclAllReduce");
 }
 
 } // namespace smelt::cuda

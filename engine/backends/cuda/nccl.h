@@ -11,7 +11,6 @@
 // A communicator needs one GPU per process: NCCL refuses two ranks on one device.
 #pragma once
 
-#include "array/dtype.h"
 #include "backends/backend.h"
 
 #include <array>
@@ -58,12 +57,6 @@ public:
     // to one peer are matched in the order they are given, so both sides must list them in the
     // same order. The buffers must stay alive until the stream has run the group.
     void exchange(std::span<const NcclTransfer> sends, std::span<const NcclTransfer> receives);
-
-    // The elementwise maximum over every process of `count` values of `dtype` (Float32,
-    // Float64, Int32 or Int64) at `in`, into `out` on every process (in place when they are the
-    // same buffer), queued on the backend's stream. A maximum is exact in any order, so every
-    // process gets the same bits.
-    void all_reduce_max(const Buffer &in, const Buffer &out, size_t count, DType dtype);
 
 private:
     CudaBackend &backend_;
