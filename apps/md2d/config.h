@@ -7,6 +7,7 @@
 #pragma once
 
 #include "common/config_yaml.h"
+#include "common/domain/device_link.h"
 #include "common/lattice.h"
 #include "common/run_config.h"
 
@@ -62,6 +63,9 @@ struct NeighborConfig {
 // MPI_Dims_create choose. Only read when the run has more than one MPI rank.
 struct DomainConfig {
     std::array<int, 2> grid{0, 0};
+    // How the halo refresh travels between ranks (common/domain/device_link.h): auto, host
+    // (staged through host memory) or nccl (device to device on cuda).
+    domain::Transport transport = domain::Transport::Auto;
 };
 
 // RunConfig: backend, precision, threads, output, source (the file and its text).

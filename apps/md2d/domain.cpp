@@ -2,6 +2,7 @@
 
 #include "common/domain/migration.h"
 #include "common/domain/mpi_env.h"
+#include "common/run_config.h"
 #include "md2d/simulation.h"
 
 #include <numeric>
@@ -26,6 +27,8 @@ Md2dDomain::Md2dDomain(const Md2dConfig &config, const smelt::Program &physics,
     // The config check names the key; this guards callers that bypass it.
     const std::string thin = domain::check_thickness(grid_, config.r_list(), 2);
     if (!thin.empty()) throw std::invalid_argument("domain.grid: " + thin);
+    link_ = domain::DeviceLink::make(config.domain.transport, backend_of(options));
+    halo_.set_link(link_.get());
 }
 
 void Md2dDomain::keep_owned(std::vector<double> &x, std::vector<double> &y, std::vector<double> &vx,

@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace smelt::apps::md2d {
@@ -64,6 +65,7 @@ private:
     Md2dConfig config_;
     domain::CartGrid grid_;
     domain::DevicePack pack_;
+    std::unique_ptr<domain::DeviceLink> link_;
     domain::Halo halo_;
     smelt::Elementwise wrap_;
     std::array<smelt::Array, 2> ext_;

@@ -8,7 +8,9 @@ namespace smelt::apps::md2d {
 
 DomainConfig parse_domain(const ConfigNode &dom) {
     DomainConfig out;
-    domain::parse_grid(dom, out.grid);
+    domain::parse_grid(dom, out.grid, {"transport"});
+    out.transport = domain::parse_transport(
+        optional_choice(dom, "transport", "auto", {"auto", "host", "nccl"}));
     return out;
 }
 
@@ -22,6 +24,10 @@ void check_domain(const ConfigNode &root, const Md2dConfig &c) {
     const auto box = c.box();
     domain::check_grid(root, {c.domain.grid[0], c.domain.grid[1], 1}, {box[0], box[1], 1.0},
                        {c.periodic(), c.periodic(), false}, c.r_list(), 2);
+    if (c.domain.transport == domain::Transport::Nccl && c.backend != "cuda")
+        root.optional_section("domain").fail_at(
+            "transport", "nccl links the GPUs of the cuda backend (backend: " + c.backend +
+                             "); use transport: auto or host");
 }
 
 } // namespace smelt::apps::md2d

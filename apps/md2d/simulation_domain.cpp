@@ -27,10 +27,11 @@ void Simulation::update_domain() {
 
 std::string Simulation::domain_summary() const {
     const domain::Halo &h = domain_->halo();
-    char line[160];
-    std::snprintf(line, sizeof line, "rank %d: %lld owned, %lld ghosts, %.1f kB sent per step",
+    char line[200];
+    std::snprintf(line, sizeof line, "rank %d: %lld owned, %lld ghosts, %.1f kB sent per step (%s)",
                   mpi::rank(), (long long)h.owned(), (long long)h.ghosts(),
-                  double(h.bytes_sent()) / 1e3);
+                  double(h.bytes_sent()) / 1e3,
+                  h.linked() ? "device to device, NCCL" : "via the host");
     return line;
 }
 
