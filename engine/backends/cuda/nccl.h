@@ -8,7 +8,8 @@
 // package, and smelt binaries must start where it is missing. The few functions used are
 // declared in nccl.cpp with the types of NCCL's documented C interface (nccl.h, NCCL 2.x).
 //
-// A communicator needs one GPU per process: NCCL refuses two ranks on one device.
+// A communicator needs one GPU per process: NCCL refuses two ranks on one device. Loading NCCL
+// sets NCCL_CUMEM_ENABLE=0 unless the environment has it (nccl.cpp says why).
 #pragma once
 
 #include "backends/backend.h"
