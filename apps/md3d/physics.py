@@ -50,8 +50,10 @@ from cells import (cell_bounds, clear_cells, find_cell_bounds, nbr_offset_input,
 from neighbors3d import (cell_key, count_neighbors, count_neighbors_all_pairs,  # noqa: F401
                          displacement2_map, fill_neighbors, fill_neighbors_all_pairs,
                          fill_neighbors_capped, fill_neighbors_capped_half,
+                         fill_neighbors_capped_half_small_cells,
                          fill_neighbors_capped_pairwise,
-                         save_positions)
+                         fill_neighbors_capped_pairwise_small_cells,
+                         fill_neighbors_capped_small_cells, save_positions)
 
 
 # ---------------------------------------------------------------------------------------------
