@@ -32,7 +32,7 @@ from smelt import annotate, declare
 
 from box import half_length, min_image_wrapped, wrap_coord
 from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv
-from newton import chunk_lo, newton_ranges, newton_sum_2d  # noqa: F401
+from newton import chunk_lo, newton_entry, newton_ranges, newton_sum_2d  # noqa: F401
 from walls import wall_energy, wall_force
 
 # The neighbour-search kernels the driver launches by name (apps/common/neighbor_list.h); they
@@ -176,7 +176,7 @@ def compute_forces_newton(ch, x, y, bfx, bfy, bpe, bvir, rlo, boff, n, nchunk, n
     """
     xi, yi, hx, hy, dx, dy, r2, inv, ff, u, e_shift = declare('double', 11)
     fxi, fyi, ei, wi = declare('double', 4)
-    lo, hi, off, start, end, j, k, m = declare('int', 8)
+    lo, hi, off, start, end, j, k, m, first = declare('int', 9)
     px = declare('matrix(FORCE_CHUNK)')
     py = declare('matrix(FORCE_CHUNK)')
     pj = declare("matrix(FORCE_CHUNK, 'int')")
@@ -187,6 +187,7 @@ def compute_forces_newton(ch, x, y, bfx, bfy, bpe, bvir, rlo, boff, n, nchunk, n
     lo = chunk_lo(ch, n, nchunk)
     hi = chunk_lo(ch + 1, n, nchunk)
     off = boff[ch] - rlo[ch]
+    first = rlo[ch]
     hx = half_length(lx, periodic)
     hy = half_length(ly, periodic)
     e_shift = lj_energy_shift(rc2, eps, sigma, shift)
@@ -222,12 +223,12 @@ def compute_forces_newton(ch, x, y, bfx, bfy, bpe, bvir, rlo, boff, n, nchunk, n
                 fyi += tfy[c]
                 ei += tu[c]
                 wi += tw[c]
-                k = off + pj[c]
+                k = newton_entry(pj[c], off, first, n)
                 bfx[k] -= tfx[c]
                 bfy[k] -= tfy[c]
                 bpe[k] += tu[c]
                 bvir[k] += tw[c]
-        k = off + i
+        k = newton_entry(i, off, first, n)
         bfx[k] += fxi
         bfy[k] += fyi
         bpe[k] += ei

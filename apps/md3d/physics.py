@@ -39,7 +39,8 @@ from smelt import annotate, cast, declare
 from box import axis_periodic, half_length, min_image_wrapped, wrap_axis
 from lj import (lj_energy_inv, lj_energy_inv_f, lj_energy_shift, lj_force_divr_inv,
                 lj_force_divr_inv_f)
-from newton import chunk_lo, newton_ranges, newton_sum, newton_sum_forces  # noqa: F401
+from newton import (chunk_lo, newton_entry, newton_ranges, newton_sum,  # noqa: F401
+                    newton_sum_forces)
 from rng import rng_normal
 from walls import wall_energy, wall_force
 
@@ -483,7 +484,7 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
     xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff, u = declare('double', 13)
     eps0, sig0, shift0, cut0 = declare('double', 4)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
-    lo, hi, off, start, end, j, row, k, m, s = declare('int', 10)
+    lo, hi, off, start, end, j, row, k, m, s, first = declare('int', 11)
     px = declare('matrix(NEWTON_CHUNK)')
     py = declare('matrix(NEWTON_CHUNK)')
     pz = declare('matrix(NEWTON_CHUNK)')
@@ -501,6 +502,7 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
     lo = chunk_lo(ch, n, nchunk)
     hi = chunk_lo(ch + 1, n, nchunk)
     off = boff[ch] - rlo[ch]
+    first = rlo[ch]
     hx = half_length(lx, periodic & 1)
     hy = half_length(ly, periodic & 2)
     hz = half_length(lz, periodic & 4)
@@ -591,7 +593,7 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
                     fzi += tfz[c]
                     ei += tu[c]
                     wi += tw[c]
-                    k = off + nbr_idx[s + c]
+                    k = newton_entry(nbr_idx[s + c], off, first, n)
                     bfx[k] -= tfx[c]
                     bfy[k] -= tfy[c]
                     bfz[k] -= tfz[c]
@@ -602,11 +604,11 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
                     fxi += tfx[c]
                     fyi += tfy[c]
                     fzi += tfz[c]
-                    k = off + nbr_idx[s + c]
+                    k = newton_entry(nbr_idx[s + c], off, first, n)
                     bfx[k] -= tfx[c]
                     bfy[k] -= tfy[c]
                     bfz[k] -= tfz[c]
-        k = off + i
+        k = newton_entry(i, off, first, n)
         bfx[k] += fxi
         bfy[k] += fyi
         bfz[k] += fzi

@@ -845,6 +845,30 @@ def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None, energy=1):
     return bufs
 
 
+def check_newton_ranges(n, lst, nchunk):
+    """newton_ranges' circular ranges against NumPy: each holds its chunk's particles and their
+    neighbours (an index below rlo at index + n), is at most n long, and, in a periodic box
+    whose last chunks reach across the seam, some range wraps and together they are shorter
+    than the smallest linear ranges."""
+    start, count, idx = lst
+    rlo, rhi = np.zeros(nchunk, np.int32), np.zeros(nchunk, np.int32)
+    elementwise(P.newton_ranges, nchunk, start, count, idx, rlo, rhi, n, nchunk)
+    bounds = [c * (n // nchunk) + min(c, n % nchunk) for c in range(nchunk + 1)]
+    ok, linear = True, 0
+    for c in range(nchunk):
+        held = np.concatenate([np.arange(bounds[c], bounds[c + 1])] +
+                              [idx[start[i]:start[i] + count[i]]
+                               for i in range(bounds[c], bounds[c + 1])])
+        linear += held.max() + 1 - held.min()
+        place = np.where(held < rlo[c], held + n, held)
+        ok = ok and 0 <= rlo[c] < n and rlo[c] < rhi[c] <= rlo[c] + n and \
+            place.min() >= rlo[c] and place.max() < rhi[c]
+    check(ok, "newton_ranges: every chunk's range holds its particles and their neighbours")
+    check(np.any(rhi > n) and np.sum(rhi - rlo) < linear,
+          "newton_ranges: a range wraps across the seam, %d entries against %d linear" %
+          (np.sum(rhi - rlo), linear))
+
+
 def check_newton():
     """Half lists (fill_neighbors_capped_half) hold every pair within r_list exactly once in
     every boundary mode; Newton's third law over them (compute_forces_newton + newton_sum) gives
@@ -871,6 +895,8 @@ def check_newton():
             ref = s.copy()
             forces_all_pairs(ref, periodic, pot)
             scale = max(np.abs(ref.fx).max(), np.abs(ref.fy).max(), np.abs(ref.fz).max())
+            if periodic == PERIODIC and pot.nt == 1:
+                check_newton_ranges(s.n, (start, count, idx), 7)
             for nchunk in (1, 7):
                 got = s.copy()
                 bufs = newton_forces(got, (start, count, idx), periodic, pot, nchunk)
