@@ -701,6 +701,18 @@ def kick(i, vx, vy, vz, fx, fy, fz, typ, mass, dt):
     vz[i] += 0.5 * dt * fz[i] / m
 
 
+@annotate(c='int', doublep='fx, fy, fz, bfx, bfy, bfz, vx, vy, vz, mass',
+          intp='rlo, rhi, boff, typ', int='n, nchunk', dt='double')
+def newton_sum_forces_kick(c, fx, fy, fz, bfx, bfy, bfz, rlo, rhi, boff, n, nchunk, vx, vy, vz,
+                           typ, mass, dt):
+    """newton_sum_forces for chunk c, then kick on its particles: one launch where two ran, on
+    the steps whose energies nobody reads (each OpenMP region costs a wake-up of the other
+    threads). The same statements in the same order: the same bits as the two launches."""
+    newton_sum_forces(c, fx, fy, fz, bfx, bfy, bfz, rlo, rhi, boff, n, nchunk)
+    for p in range(chunk_lo(c, n, nchunk), chunk_lo(c + 1, n, nchunk)):
+        kick(p, vx, vy, vz, fx, fy, fz, typ, mass, dt)
+
+
 @annotate(i='int', doublep='x, y, z, vx, vy, vz', dt='double')
 def drift(i, x, y, z, vx, vy, vz, dt):
     """x += dt v."""

@@ -825,7 +825,7 @@ def half_list(s, periodic, rl, cap):
     return start, count, idx, nc
 
 
-def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None, energy=1):
+def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None, energy=1, kick_dt=0.0):
     """compute_forces_newton over nchunk chunks (in `chunk_order`), then newton_sum (energy 1)
     or newton_sum_forces (energy 0), as apps/common/newton_buffers.cpp drives them; returns the
     buffers after the sum."""
@@ -839,6 +839,9 @@ def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None, energy=1):
     if energy:
         elementwise(P.newton_sum, nchunk, s.fx, s.fy, s.fz, s.pe, s.vir, *bufs, rlo, rhi, boff,
                     s.n, nchunk)
+    elif kick_dt:
+        elementwise(P.newton_sum_forces_kick, nchunk, s.fx, s.fy, s.fz, *bufs[:3], rlo, rhi,
+                    boff, s.n, nchunk, s.vx, s.vy, s.vz, s.typ, pot.mass, kick_dt)
     else:
         elementwise(P.newton_sum_forces, nchunk, s.fx, s.fy, s.fz, *bufs[:3], rlo, rhi, boff,
                     s.n, nchunk)
@@ -920,6 +923,22 @@ def check_newton():
                           for a in ("fx", "fy", "fz")) and np.all(alone.pe == 7.0) and
                       np.all(alone.vir == -3.0) and all(not np.any(b) for b in bufs),
                       "%s, %d chunks: energy 0 gives the same force bits, pe and vir kept" %
+                      (label, nchunk))
+                # The sums and the half-kick in one launch: the bits of the two launches.
+                moving = State(np.stack(s.pos(), axis=1), s.boxl(), s.typ,
+                               np.random.default_rng(nchunk).normal(0.0, 1.0, (s.n, 3)))
+                joint, apart = moving.copy(), moving.copy()
+                bufs = newton_forces(joint, (start, count, idx), periodic, pot, nchunk,
+                                     energy=0, kick_dt=0.004)
+                newton_forces(apart, (start, count, idx), periodic, pot, nchunk, energy=0)
+                elementwise(P.kick, s.n, apart.vx, apart.vy, apart.vz, apart.fx, apart.fy,
+                            apart.fz, s.typ, pot.mass, 0.004)
+                check(all(np.array_equal(getattr(joint, a), getattr(apart, a))
+                          for a in ("fx", "fy", "fz")) and
+                      all(np.array_equal(getattr(joint, a), getattr(apart, a))
+                          for a in ("vx", "vy", "vz")) and np.any(joint.vx != moving.vx) and
+                      all(not np.any(b) for b in bufs),
+                      "%s, %d chunks: newton_sum_forces_kick == newton_sum_forces, kick" %
                       (label, nchunk))
                 if nchunk > 1:
                     again = s.copy()
