@@ -291,6 +291,18 @@ def kick(i, vx, vy, fx, fy, m, dt):
     vy[i] += 0.5 * dt * fy[i] / m
 
 
+@annotate(c='int', doublep='fx, fy, pe, vir, bfx, bfy, bpe, bvir, vx, vy',
+          intp='rlo, rhi, boff', int='n, nchunk', double='m, dt')
+def newton_sum_2d_kick(c, fx, fy, pe, vir, bfx, bfy, bpe, bvir, rlo, rhi, boff, n, nchunk, vx, vy,
+                       m, dt):
+    """newton_sum_2d for chunk c, then kick on its particles: one launch where two ran (each
+    OpenMP region costs a wake-up of the other threads). The same statements in the same order:
+    the same bits as the two launches."""
+    newton_sum_2d(c, fx, fy, pe, vir, bfx, bfy, bpe, bvir, rlo, rhi, boff, n, nchunk)
+    for p in range(chunk_lo(c, n, nchunk), chunk_lo(c + 1, n, nchunk)):
+        kick(p, vx, vy, fx, fy, m, dt)
+
+
 @annotate(i='int', doublep='x, y, vx, vy', dt='double')
 def drift(i, x, y, vx, vy, dt):
     """x += dt v."""
