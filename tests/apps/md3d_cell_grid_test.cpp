@@ -102,6 +102,37 @@ TEST(Md3dCellGrid, HalfSizeCellsFindEveryPair) {
         }
 }
 
+// The GPU form (fill_neighbors_capped_pairwise_small_cells, rows interleaved: entry k of row i
+// at start[i] + k * n) on OpenCL (PoCL in CI): the pairs of the all-pairs loop, each twice.
+TEST(OpenCLMd3dCellGrid, HalfSizeCellsFindEveryPair) {
+    if (!opencl_available()) GTEST_SKIP() << "no OpenCL device on this machine";
+    const double edge = 14.0;
+    const int64_t n = 2000;
+    const int32_t mask = 3;
+    const HostState s = random_state(n, {edge, edge, edge}, mask, 1, 0.8, 41, -0.3);
+    Simulation sim(
+        md3d_config("backend: opencl\n" + config(n, edge, mask, "{cells_per_r_list: 2, lanes: 1}")),
+        md3d_physics());
+    sim.set_state(s);
+    const NeighborList &list = sim.neighbors();
+    ASSERT_EQ(list.spec().cell_reach(0), 2);
+    ASSERT_EQ(list.stride(), n);
+    const auto start = list.start().to_vector<int32_t>();
+    const auto count = list.count().to_vector<int32_t>();
+    const auto idx = list.indices().to_vector<int32_t>();
+    PairSet got;
+    size_t entries = 0;
+    for (size_t i = 0; i < start.size(); ++i)
+        for (int32_t k = 0; k < count[i]; ++k) {
+            const int32_t j = idx[size_t(start[i] + int64_t(k) * n)];
+            got.insert({std::min(int32_t(i), j), std::max(int32_t(i), j)});
+            ++entries;
+        }
+    const PairSet want = pairs_within(s, edge, mask, list.spec().r_list);
+    EXPECT_EQ(got, want);
+    EXPECT_EQ(entries, 2 * want.size());
+}
+
 const char *kLiquid =
     "system: {lattice: fcc, cells: [10, 10, 10], density: 0.8442, temperature: 1.44, seed: 5}\n"
     "potential: {r_cut: 2.5}\n"
