@@ -4,12 +4,14 @@
 // the same invocation so the ratio compares like with like. Writes JSON.
 //
 //   build/bench/md2d_bench [--n 10000,100000] [--threads 1,2] [--seconds 3]
-//                          [--newton auto,false] [--repeat 1]
+//                          [--newton auto,false] [--cells-per-r-list auto,1,2] [--repeat 1]
 //                          [--lammps lmp] [--ranks 1,2] [--out bench/results/md2d.json]
 //
 // --newton runs each case with these neighbor.newton values (auto: half lists on the cpu
-// backend), and --repeat runs the whole set of smelt cases that many times, interleaved
-// (A/B/A/B), so that a shared machine's changing load falls on every variant alike.
+// backend), --cells-per-r-list with these neighbor.cells_per_r_list values (auto: cells of
+// r_list / 2 for the cpu's half lists), and --repeat runs the whole set of smelt cases that many
+// times, interleaved (A/B/A/B), so that a shared machine's changing load falls on every variant
+// alike.
 //
 // System: square lattice at density 0.7, T0 = 1.0, LJ cut at 2.5 and shifted, skin 0.3, dt 0.005,
 // periodic (configs/md2d_lj.yaml scaled up). Timing starts after 20 warm-up steps (kernel
@@ -45,6 +47,7 @@ using Clock = std::chrono::steady_clock;
 struct Result {
     std::string code;
     std::string newton; // smelt: the neighbor.newton value
+    std::string cells;  // smelt: the neighbor.cells_per_r_list value
     int64_t n = 0;
     int threads = 0; // smelt: CPU threads; lammps: MPI ranks
     int64_t steps = 0;
@@ -72,22 +75,24 @@ int64_t side_of(int64_t n) {
     return std::llround(std::sqrt(double(n)));
 }
 
-std::string config_text(int64_t side, int threads, const std::string &newton) {
+std::string config_text(int64_t side, int threads, const std::string &newton,
+                        const std::string &cells) {
     std::ostringstream s;
     s << "threads: " << threads << "\nsystem: {lattice: square, cells: [" << side << ", " << side
       << "], density: 0.7, temperature: 1.0, seed: 2024}\n"
       << "potential: {r_cut: 2.5, shift: true}\n"
       << "integrator: {dt: 0.005, steps: 1000000}\n"
-      << "neighbor: {mode: binned, skin: 0.3, rebuild: displacement, newton: " << newton << "}\n"
+      << "neighbor: {mode: binned, skin: 0.3, rebuild: displacement, newton: " << newton
+      << ", cells_per_r_list: " << cells << "}\n"
       << "output: {h5md: false, csv: false, progress: false}\n";
     return s.str();
 }
 
 // Steps until `seconds` have passed (at least 20), after 20 warm-up steps.
 Result run_smelt(const smelt::Program &physics, int64_t side, int threads, double seconds,
-                 const std::string &newton) {
-    Md2dConfig c = load_md2d_config_string(config_text(side, threads, newton), "bench.yaml");
-    Result r{"smelt md2d", newton, c.n(), configure_threads(c)};
+                 const std::string &newton, const std::string &cells) {
+    Md2dConfig c = load_md2d_config_string(config_text(side, threads, newton, cells), "bench.yaml");
+    Result r{"smelt md2d", newton, cells, c.n(), configure_threads(c)};
     Simulation sim(c, physics);
     sim.set_initial_state();
     sim.compile_kernels();
@@ -138,7 +143,7 @@ Result run_lammps(const std::string &lmp, int ranks, int64_t side, int64_t steps
                   const fs::path &work) {
     const smelt::bench::LammpsTiming t =
         smelt::bench::run_lammps(lmp, ranks, lammps_input(side, 20, steps), work);
-    Result r{"lammps", "", side * side, ranks, steps};
+    Result r{"lammps", "", "", side * side, ranks, steps};
     if (!t.ok) {
         std::fprintf(stderr, "lammps failed; see %s\n", t.log.c_str());
         r.seconds = -1;
@@ -165,7 +170,9 @@ std::string json(const std::vector<Result> &rs, const std::string &cpu,
     for (size_t i = 0; i < rs.size(); ++i) {
         const Result &r = rs[i];
         s << "    {\"code\": \"" << r.code << "\", \"n\": " << r.n;
-        if (r.code != "lammps") s << ", \"newton\": \"" << r.newton << "\"";
+        if (r.code != "lammps")
+            s << ", \"newton\": \"" << r.newton << "\", \"cells_per_r_list\": \"" << r.cells
+              << "\"";
         s << (r.code == "lammps" ? ", \"mpi_ranks\": " : ", \"threads\": ") << r.threads
           << ", \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
           << ", \"neighbor_builds\": " << r.builds
@@ -188,12 +195,15 @@ int main(int argc, char **argv) {
     std::string lmp = "lmp", out;
     std::vector<int> ranks{2};
     std::vector<std::string> newton{"auto"};
+    std::vector<std::string> cells{"auto"};
     int repeat = 1;
     std::string physics_path = SMELT_MD2D_PHYSICS_DEFAULT;
     app.add_option("--n", ns, "particle counts (rounded to square lattices)")->delimiter(',');
     app.add_option("--threads", threads, "CPU thread counts")->delimiter(',');
     app.add_option("--seconds", seconds, "timed seconds per case (smelt)");
     app.add_option("--newton", newton, "neighbor.newton values (auto, true, false)")
+        ->delimiter(',');
+    app.add_option("--cells-per-r-list", cells, "neighbor.cells_per_r_list values (auto, 1, 2)")
         ->delimiter(',');
     app.add_option("--repeat", repeat, "runs of every smelt case, interleaved")
         ->check(CLI::PositiveNumber);
@@ -207,13 +217,13 @@ int main(int argc, char **argv) {
     smelt::Program physics = smelt::apps::load_kernel_program(physics_path);
     const std::string load_before = smelt::bench::load_average();
     std::vector<Result> results;
-    std::printf("%-12s %6s %9s %8s %7s %9s %7s %9s %9s %16s %14s %6s\n", "code", "newton", "n",
-                "threads", "steps", "seconds", "builds", "build ms", "force ms", "particle-steps/s",
-                "per CPU s", "load");
+    std::printf("%-12s %6s %5s %9s %8s %7s %9s %7s %9s %9s %16s %14s %6s\n", "code", "newton",
+                "cells", "n", "threads", "steps", "seconds", "builds", "build ms", "force ms",
+                "particle-steps/s", "per CPU s", "load");
     auto show = [&](const Result &r) {
-        std::printf("%-12s %6s %9lld %8d %7lld %9.3f %7lld %9.3f %9.3f %16.4g %14.4g %6s\n",
-                    r.code.c_str(), r.newton.c_str(), (long long)r.n, r.threads, (long long)r.steps,
-                    r.seconds, (long long)r.builds, r.build_ms, r.force_ms,
+        std::printf("%-12s %6s %5s %9lld %8d %7lld %9.3f %7lld %9.3f %9.3f %16.4g %14.4g %6s\n",
+                    r.code.c_str(), r.newton.c_str(), r.cells.c_str(), (long long)r.n, r.threads,
+                    (long long)r.steps, r.seconds, (long long)r.builds, r.build_ms, r.force_ms,
                     r.seconds > 0 ? r.rate() : 0.0, r.cpu_rate(),
                     smelt::bench::load_average().substr(0, 5).c_str());
         std::fflush(stdout);
@@ -224,11 +234,12 @@ int main(int argc, char **argv) {
         double best = 0.0;
         for (int k = 0; k < repeat; ++k)
             for (int t : threads)
-                for (const std::string &nv : newton) {
-                    Result r = run_smelt(physics, side, t, seconds, nv);
-                    best = std::max(best, r.rate());
-                    show(r);
-                }
+                for (const std::string &nv : newton)
+                    for (const std::string &cv : cells) {
+                        Result r = run_smelt(physics, side, t, seconds, nv, cv);
+                        best = std::max(best, r.rate());
+                        show(r);
+                    }
         if (have_lammps) {
             const auto steps = std::max<int64_t>(50, int64_t(best * seconds / double(side * side)));
             for (int k : ranks)

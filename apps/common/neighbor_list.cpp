@@ -109,12 +109,15 @@ void check_spec(const NeighborListSpec &spec, int64_t n) {
                                         "for every axis");
         int64_t total = 1;
         for (size_t a = 0; a < spec.cells.size(); ++a) {
-            if (spec.cells[a] < 1 || spec.cell_size[a] < spec.r_list * (1 - 1e-12))
+            if (spec.cells[a] < 1 || spec.cell_size[a] < 0.5 * spec.r_list * (1 - 1e-12))
                 throw std::invalid_argument("NeighborList: cells must be >= 1 per axis and at "
-                                            "least r_list wide");
-            if (spec.axis_periodic(a) && spec.cells[a] < 3)
-                throw std::invalid_argument("NeighborList: a periodic grid needs >= 3 cells "
-                                            "per axis");
+                                            "least r_list / 2 wide");
+            const int reach = spec.cell_reach(a);
+            if (spec.axis_periodic(a) && spec.cells[a] < 2 * reach + 1)
+                throw std::invalid_argument(
+                    reach == 1 ? "NeighborList: a periodic grid needs >= 3 cells per axis"
+                               : "NeighborList: a periodic grid of cells narrower than r_list "
+                                 "needs >= 5 cells per axis");
             total *= spec.cells[a];
         }
         if (total > std::numeric_limits<int32_t>::max())
@@ -189,6 +192,12 @@ void NeighborList::State::save_positions_of_build(const std::vector<Array> &coor
     (*s.save_positions)(a);
 }
 
+int NeighborListSpec::cell_reach(size_t axis) const {
+    // cells.py's cell_reach, on the same doubles: w * w >= rl2 * (1 - 2e-12).
+    const double w = cell_size.at(axis), rl2 = r_list * r_list;
+    return w * w >= rl2 * (1.0 - 2e-12) ? 1 : 2;
+}
+
 int32_t NeighborListSpec::periodic_value() const {
     if (periodic_arg == PeriodicArg::Flag) return axis_periodic(0) ? 1 : 0;
     int32_t mask = 0;
@@ -214,12 +223,19 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
         s.count.emplace(program, k.count, options);
         s.fill.emplace(program, k.fill, options);
         s.sort.emplace(program, k.sort, options);
-        // The one-pass build in the form that suits the backend, when the program has it.
+        // The one-pass build in the form that suits the backend and the grid, when the program
+        // has it: cells narrower than r_list take the *_small_cells forms.
+        bool small = false;
+        for (size_t a = 0; a < s.spec.cells.size(); ++a)
+            small = small || s.spec.cell_reach(a) > 1;
+        const std::string &gpu_kernel = small ? k.fill_capped_gpu_small : k.fill_capped_gpu;
         const bool gpu_form =
-            !s.spec.half && s.backend->name() != "cpu" && program.has_function(k.fill_capped_gpu);
-        const std::string &capped = s.spec.half ? k.fill_capped_half
-                                    : gpu_form  ? k.fill_capped_gpu
-                                                : k.fill_capped;
+            !s.spec.half && s.backend->name() != "cpu" && program.has_function(gpu_kernel);
+        const std::string &capped = s.spec.half
+                                        ? (small ? k.fill_capped_half_small : k.fill_capped_half)
+                                    : gpu_form ? gpu_kernel
+                                    : small    ? k.fill_capped_small
+                                               : k.fill_capped;
         if (s.spec.half &&
             (s.backend->name() != "cpu" || !program.has_function(capped) ||
              !program.has_function(k.cell_bounds) || !program.has_function(k.permute_real)))
@@ -231,10 +247,18 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
                                  !program.has_function(k.permute_real)))
             throw std::invalid_argument("NeighborList: lanes need a GPU-family backend and the "
                                         "one-pass kernels (" +
-                                        k.fill_capped_gpu + ", " + k.cell_bounds + ", " +
-                                        k.permute_real + ")");
-        if (!capped.empty() && program.has_function(capped) &&
-            program.has_function(k.cell_bounds) && program.has_function(k.permute_real)) {
+                                        gpu_kernel + ", " + k.cell_bounds + ", " + k.permute_real +
+                                        ")");
+        const bool one_pass = !capped.empty() && program.has_function(capped) &&
+                              program.has_function(k.cell_bounds) &&
+                              program.has_function(k.permute_real);
+        // count and fill (the two-pass build) search one cell on each side only.
+        if (small && !one_pass)
+            throw std::invalid_argument("NeighborList: cells narrower than r_list need the "
+                                        "one-pass kernels (" +
+                                        capped + ", " + k.cell_bounds + ", " + k.permute_real +
+                                        ")");
+        if (one_pass) {
             s.fill_capped.emplace(program, capped, options);
             s.capped_gpu_form = gpu_form;
             s.cell_bounds.emplace(program, k.cell_bounds, options);

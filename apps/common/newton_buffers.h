@@ -1,9 +1,10 @@
 // Per-chunk force buffers for Newton's third law on a half neighbour list (CPU backends),
 // driving apps/common/kernels/newton.py:
 //
-//   after each list build:  newton_ranges (Elementwise over the chunks) → the index range each
-//                           chunk's rows touch; on the host, the buffer offsets (a prefix sum of
-//                           the range lengths) and buffers grown to their total (zeroed)
+//   after each list build:  newton_ranges (Elementwise over the chunks) → the circular index
+//                           range each chunk's rows touch; on the host, the buffer offsets (a
+//                           prefix sum of the range lengths) and buffers grown to their total
+//                           (zeroed)
 //   every force evaluation: the app's force kernel over the chunks adds into the buffers →
 //                           newton_sum (Elementwise over the chunks; newton_sum_2d for two axes)
 //                           adds the chunks' entries in chunk order into the forces per axis,
@@ -60,7 +61,8 @@ public:
     // Entries of each buffer in use (sum of the chunks' range lengths).
     int64_t entries() const { return entries_; }
     // Buffers of the force per axis, pe, vir; chunk c's entry for particle p is at
-    // offsets()[c] + p - range_lo()[c].
+    // offsets()[c] + p - range_lo()[c], plus n when p < range_lo()[c] (the ranges are circular:
+    // newton.py's newton_ranges and newton_entry).
     const std::vector<Array> &buffers() const { return buffers_; }
     const Array &range_lo() const { return rlo_; }
     const Array &range_hi() const { return rhi_; }

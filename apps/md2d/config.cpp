@@ -73,7 +73,7 @@ IntegratorConfig parse_integrator(const ConfigNode &integ) {
 }
 
 NeighborConfig parse_neighbor(const ConfigNode &nb) {
-    nb.expect_keys({"mode", "skin", "rebuild", "newton"});
+    nb.expect_keys({"mode", "skin", "rebuild", "newton", "cells_per_r_list"});
     NeighborConfig out;
     out.mode = optional_choice(nb, "mode", "binned", {"binned", "all_pairs"}) == "all_pairs"
                    ? NeighborMode::AllPairs
@@ -89,6 +89,17 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
     if (out.newton.value_or(false) && out.mode != NeighborMode::Binned)
         nb.fail_at("newton", "half lists need mode: binned (use newton: false or auto with "
                              "all_pairs)");
+    // auto: chosen from the backend and the lists (NeighborConfig::cells_per_r_list_for).
+    const auto cells_node = nb.find("cells_per_r_list");
+    if (cells_node && !(cells_node->yaml().IsScalar() && cells_node->yaml().Scalar() == "auto")) {
+        const int per = require<int>(nb, "cells_per_r_list", Range<int>::at_least(1));
+        if (per > 2)
+            nb.fail_at("cells_per_r_list", "expected auto, 1 or 2, not " + std::to_string(per));
+        if (out.mode != NeighborMode::Binned)
+            nb.fail_at("cells_per_r_list", "cells are those of mode: binned (all_pairs has no "
+                                           "cell grid); use cells_per_r_list: auto");
+        out.cells_per_r_list = per;
+    }
     return out;
 }
 
@@ -112,6 +123,14 @@ void check_combinations(const ConfigNode &root, const Md2dConfig &c) {
             "must be less than half the shortest box edge (" + short_number(0.5 * shortest) + ")");
     if (c.periodic() && c.neighbor.mode == NeighborMode::Binned) {
         CellGrid g = cell_grid(c);
+        if (g.per_r_list == 2 && (g.ncx < 5 || g.ncy < 5))
+            root.optional_section("neighbor")
+                .fail_at("cells_per_r_list",
+                         "cells of r_list / 2 need at least 5 x 5 of them in a periodic box (the "
+                         "box fits " +
+                             std::to_string(g.ncx) + " x " + std::to_string(g.ncy) +
+                             " of size r_list / 2 = " + format_number(0.5 * c.r_list()) +
+                             "); use cells_per_r_list: auto or 1");
         if (g.ncx < 3 || g.ncy < 3)
             root.optional_section("neighbor")
                 .fail_at("mode",
@@ -169,15 +188,31 @@ Positions make_initial_positions(const Md2dConfig &config) {
     }
 }
 
-CellGrid cell_grid(const Md2dConfig &config) {
-    // Cells no smaller than r_list, at most 46340 per side so cell keys fit an int.
+namespace {
+
+// Cells no smaller than r_list / per_r_list, at most 46340 per side so cell keys fit an int.
+CellGrid grid_of(const Md2dConfig &config, int per_r_list) {
     const auto box = config.box();
     const double rl = std::max(config.r_list(), 1e-300);
     CellGrid g;
-    g.ncx = static_cast<int>(std::clamp(std::floor(box[0] / rl), 1.0, 46340.0));
-    g.ncy = static_cast<int>(std::clamp(std::floor(box[1] / rl), 1.0, 46340.0));
+    g.per_r_list = per_r_list;
+    g.ncx = static_cast<int>(std::clamp(std::floor(box[0] * per_r_list / rl), 1.0, 46340.0));
+    g.ncy = static_cast<int>(std::clamp(std::floor(box[1] * per_r_list / rl), 1.0, 46340.0));
     g.cell_w = box[0] / g.ncx;
     g.cell_h = box[1] / g.ncy;
+    return g;
+}
+
+} // namespace
+
+CellGrid cell_grid(const Md2dConfig &config) {
+    const int per = config.neighbor.cells_per_r_list_for(config.backend == "cpu");
+    CellGrid g = grid_of(config, per);
+    // auto falls back to cells of r_list where half-size ones would be too few to be distinct
+    // (5 per axis in a periodic box); an explicit 2 is checked in check_combinations.
+    if (per == 2 && !config.neighbor.cells_per_r_list && config.periodic() &&
+        (g.ncx < 5 || g.ncy < 5))
+        return grid_of(config, 1);
     return g;
 }
 

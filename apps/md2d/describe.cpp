@@ -50,6 +50,7 @@ std::string describe(const Md2dConfig &c) {
     if (c.neighbor.mode == NeighborMode::Binned) {
         CellGrid g = cell_grid(c);
         s += format(", %d x %d cells of %g x %g", g.ncx, g.ncy, g.cell_w, g.cell_h);
+        if (g.per_r_list == 2) s += " (r_list / 2)";
         if (c.neighbor.newton_on(c.backend == "cpu") && !mpi::distributed())
             s += ", half lists (Newton's third law)";
     }

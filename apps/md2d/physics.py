@@ -32,7 +32,7 @@ from smelt import annotate, declare
 
 from box import half_length, min_image_wrapped, wrap_coord
 from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv
-from newton import chunk_lo, newton_ranges, newton_sum_2d  # noqa: F401
+from newton import chunk_lo, newton_entry, newton_ranges, newton_sum_2d  # noqa: F401
 from walls import wall_energy, wall_force
 
 # The neighbour-search kernels the driver launches by name (apps/common/neighbor_list.h); they
@@ -42,7 +42,10 @@ from cells import (cell_bounds, clear_cells, find_cell_bounds, nbr_offset_input,
 from neighbors2d import (cell_key, count_neighbors, count_neighbors_all_pairs,  # noqa: F401
                          displacement2_map, fill_neighbors, fill_neighbors_all_pairs,
                          fill_neighbors_capped, fill_neighbors_capped_half,
-                         fill_neighbors_capped_pairwise, save_positions)
+                         fill_neighbors_capped_half_small_cells,
+                         fill_neighbors_capped_pairwise,
+                         fill_neighbors_capped_pairwise_small_cells,
+                         fill_neighbors_capped_small_cells, save_positions)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -173,7 +176,7 @@ def compute_forces_newton(ch, x, y, bfx, bfy, bpe, bvir, rlo, boff, n, nchunk, n
     """
     xi, yi, hx, hy, dx, dy, r2, inv, ff, u, e_shift = declare('double', 11)
     fxi, fyi, ei, wi = declare('double', 4)
-    lo, hi, off, start, end, j, k, m = declare('int', 8)
+    lo, hi, off, start, end, j, k, m, first = declare('int', 9)
     px = declare('matrix(FORCE_CHUNK)')
     py = declare('matrix(FORCE_CHUNK)')
     pj = declare("matrix(FORCE_CHUNK, 'int')")
@@ -184,6 +187,7 @@ def compute_forces_newton(ch, x, y, bfx, bfy, bpe, bvir, rlo, boff, n, nchunk, n
     lo = chunk_lo(ch, n, nchunk)
     hi = chunk_lo(ch + 1, n, nchunk)
     off = boff[ch] - rlo[ch]
+    first = rlo[ch]
     hx = half_length(lx, periodic)
     hy = half_length(ly, periodic)
     e_shift = lj_energy_shift(rc2, eps, sigma, shift)
@@ -219,12 +223,12 @@ def compute_forces_newton(ch, x, y, bfx, bfy, bpe, bvir, rlo, boff, n, nchunk, n
                 fyi += tfy[c]
                 ei += tu[c]
                 wi += tw[c]
-                k = off + pj[c]
+                k = newton_entry(pj[c], off, first, n)
                 bfx[k] -= tfx[c]
                 bfy[k] -= tfy[c]
                 bpe[k] += tu[c]
                 bvir[k] += tw[c]
-        k = off + i
+        k = newton_entry(i, off, first, n)
         bfx[k] += fxi
         bfy[k] += fyi
         bpe[k] += ei
@@ -285,6 +289,18 @@ def kick(i, vx, vy, fx, fy, m, dt):
     """v += (dt/2) f/m."""
     vx[i] += 0.5 * dt * fx[i] / m
     vy[i] += 0.5 * dt * fy[i] / m
+
+
+@annotate(c='int', doublep='fx, fy, pe, vir, bfx, bfy, bpe, bvir, vx, vy',
+          intp='rlo, rhi, boff', int='n, nchunk', double='m, dt')
+def newton_sum_2d_kick(c, fx, fy, pe, vir, bfx, bfy, bpe, bvir, rlo, rhi, boff, n, nchunk, vx, vy,
+                       m, dt):
+    """newton_sum_2d for chunk c, then kick on its particles: one launch where two ran (each
+    OpenMP region costs a wake-up of the other threads). The same statements in the same order:
+    the same bits as the two launches."""
+    newton_sum_2d(c, fx, fy, pe, vir, bfx, bfy, bpe, bvir, rlo, rhi, boff, n, nchunk)
+    for p in range(chunk_lo(c, n, nchunk), chunk_lo(c + 1, n, nchunk)):
+        kick(p, vx, vy, fx, fy, m, dt)
 
 
 @annotate(i='int', doublep='x, y, vx, vy', dt='double')

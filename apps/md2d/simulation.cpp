@@ -64,6 +64,8 @@ Simulation::Simulation(const Md2dConfig &config, const smelt::Program &physics)
     if (!config.periodic()) walls_.emplace(physics, "apply_walls", options_);
     if (neighbors_.spec().half) {
         newton_forces_.emplace(physics, "compute_forces_newton", options_);
+        if (!walls_ && physics.has_function("newton_sum_2d_kick"))
+            newton_sum_kick_.emplace(physics, "newton_sum_2d_kick", options_);
         newton_.emplace(physics, options_, n_, real_, 2);
     }
     const auto n = static_cast<size_t>(n_local_);
@@ -135,6 +137,10 @@ int64_t Simulation::dof() const {
 }
 
 void Simulation::compute_forces() {
+    compute_forces_and_kick(0.0);
+}
+
+void Simulation::compute_forces_and_kick(double dt) {
     const auto box = config_.box();
     const int32_t periodic = local_periodic();
     const auto &pot = config_.potential;
@@ -169,6 +175,14 @@ void Simulation::compute_forces() {
                                               pot.sigma,
                                               rc2,
                                               shift});
+        if (dt != 0.0 && newton_sum_kick_) {
+            // The sums and the closing half-kick in one launch: one OpenMP region less a step.
+            (*newton_sum_kick_)(newton_->chunks(),
+                                {fx_, fy_, pe_, vir_, b[0], b[1], b[2], b[3], newton_->range_lo(),
+                                 newton_->range_hi(), newton_->offsets(), int32_t(n_),
+                                 newton_->chunks(), vx_, vy_, config_.system.mass, dt});
+            return;
+        }
         newton_->sum_into({fx_, fy_, pe_, vir_});
     } else {
         // With a domain: the owned particles' forces from the positions with ghosts.
@@ -180,14 +194,14 @@ void Simulation::compute_forces() {
     if (walls_)
         (*walls_)({x_, y_, fx_, fy_, pe_, box[0], box[1], config_.system.wall_stiffness,
                    config_.system.wall_range});
+    if (dt != 0.0) kick_({vx_, vy_, fx_, fy_, config_.system.mass, dt});
 }
 
 void Simulation::step() {
     const auto box = config_.box();
     const double m = config_.system.mass, dt = config_.integrator.dt;
     kick_drift_({x_, y_, vx_, vy_, fx_, fy_, m, dt, box[0], box[1], local_periodic()});
-    compute_forces();
-    kick_({vx_, vy_, fx_, fy_, m, dt});
+    compute_forces_and_kick(dt);
     ++step_;
 }
 

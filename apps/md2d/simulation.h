@@ -76,6 +76,9 @@ public:
     // Neighbour update (as the rebuild rule says) and forces, energies and virials at the
     // current positions.
     void compute_forces();
+    // compute_forces, then the closing half-kick v += (dt/2) f/m: with half lists and no walls
+    // in one launch with the buffers' sums (newton_sum_2d_kick), else a kick after the forces.
+    void compute_forces_and_kick(double dt);
 
     // Compiles every kernel of the step now (each primitive compiles on its first call), so a
     // timed loop measures steps only: runs kick_drift and kick with dt = 0, which leave the
@@ -151,6 +154,7 @@ private:
     // and its buffers; empty with full lists.
     std::optional<smelt::Elementwise> newton_forces_;
     std::optional<NewtonBuffers> newton_;
+    std::optional<smelt::Elementwise> newton_sum_kick_; // half lists without walls
     smelt::Reduction ke_, pe_sum_, virial_;
 };
 

@@ -351,7 +351,7 @@ IntegratorConfig parse_integrator(const ConfigNode &integ, uint64_t system_seed)
 
 NeighborConfig parse_neighbor(const ConfigNode &nb) {
     nb.expect_keys({"mode", "skin", "rebuild", "sort_interval", "sorted_lists", "newton", "lanes",
-                    "overlap_test"});
+                    "overlap_test", "cells_per_r_list"});
     NeighborConfig out;
     out.mode = optional_choice(nb, "mode", "binned", {"binned", "all_pairs"}) == "all_pairs"
                    ? NeighborMode::AllPairs
@@ -387,6 +387,17 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
             nb.fail_at("lanes", "expected auto or a power of two from 1 to 32, not " +
                                     std::to_string(lanes));
         out.lanes = lanes;
+    }
+    // auto: chosen from the backend and the lists (NeighborConfig::cells_per_r_list_for).
+    const auto cells_node = nb.find("cells_per_r_list");
+    if (cells_node && !(cells_node->yaml().IsScalar() && cells_node->yaml().Scalar() == "auto")) {
+        const int per = require<int>(nb, "cells_per_r_list", Range<int>::at_least(1));
+        if (per > 2)
+            nb.fail_at("cells_per_r_list", "expected auto, 1 or 2, not " + std::to_string(per));
+        if (!binned)
+            nb.fail_at("cells_per_r_list", "cells are those of mode: binned (all_pairs has no "
+                                           "cell grid); use cells_per_r_list: auto");
+        out.cells_per_r_list = per;
     }
     return out;
 }
@@ -462,6 +473,16 @@ void check_combinations(const ConfigNode &root, const Md3dConfig &c) {
                          short_number(0.5 * shortest_wall_axis) + ")");
     if (c.neighbor.mode == NeighborMode::Binned) {
         CellGrid g = cell_grid(c);
+        for (int a = 0; a < 3; ++a)
+            if (c.axis_periodic(a) && g.per_r_list == 2 && g.cells[size_t(a)] < 5)
+                root.optional_section("neighbor")
+                    .fail_at("cells_per_r_list",
+                             std::string("cells of r_list / 2 need at least 5 of them along "
+                                         "every periodic axis (the box fits ") +
+                                 std::to_string(g.cells[0]) + " x " + std::to_string(g.cells[1]) +
+                                 " x " + std::to_string(g.cells[2]) +
+                                 " of size r_list / 2 = " + format_number(0.5 * c.r_list()) +
+                                 "); use cells_per_r_list: auto or 1");
         for (int a = 0; a < 3; ++a)
             if (c.axis_periodic(a) && g.cells[size_t(a)] < 3)
                 root.optional_section("neighbor")
@@ -551,16 +572,26 @@ Md3dConfig load_md3d_config_string(std::string text, std::string file_name) {
     return parse_md3d_config(ConfigNode::load_string(std::move(text), std::move(file_name)));
 }
 
-CellGrid cell_grid(const Md3dConfig &config) {
-    // Cells no smaller than r_list, at most 1290 per axis so cell keys fit an int.
-    const double rl = std::max(config.r_list(), 1e-300);
+namespace {
+
+// Cells no smaller than r_list / per_r_list, at most 1290 per axis so cell keys fit an int.
+CellGrid grid_of(const Md3dConfig &config, int per_r_list) {
     CellGrid g;
+    g.per_r_list = per_r_list;
     for (size_t a = 0; a < 3; ++a) {
-        g.cells[a] =
-            static_cast<int>(std::clamp(std::floor(config.system.box[a] / rl), 1.0, 1290.0));
+        const double rl = std::max(config.r_list(), 1e-300);
+        g.cells[a] = static_cast<int>(
+            std::clamp(std::floor(config.system.box[a] * per_r_list / rl), 1.0, 1290.0));
         g.size[a] = config.system.box[a] / g.cells[a];
     }
     return g;
+}
+
+} // namespace
+
+CellGrid cell_grid(const Md3dConfig &config) {
+    // An explicit 2 with fewer than 5 cells on a periodic axis is refused in check_combinations.
+    return grid_of(config, config.neighbor.cells_per_r_list_for(config.backend == "cpu"));
 }
 
 std::array<int, 3> domain_dims(const Md3dConfig &config, int ranks) {

@@ -120,6 +120,13 @@ struct NeighborConfig {
     // false: the test is waited for before the force loop (the same results, one read-back
     // stall per step; for comparisons).
     bool overlap_test = true;
+    // Cells of the binned search per r_list along each axis (NeighborListSpec::cell_size): 1,
+    // cells at least r_list wide, 3 x 3 x 3 searched; 2, cells at least r_list / 2 wide,
+    // 5 x 5 x 5 searched by the *_small_cells kernels, about 40 % fewer candidates tested. Unset
+    // (auto): 1 (on the cpu backend the half-list build took 1.5 to 2 times as long on cells of
+    // r_list / 2, its per-row work outweighing the fewer candidates; on GPUs not measured yet).
+    std::optional<int> cells_per_r_list;
+    int cells_per_r_list_for(bool /*on_cpu*/) const { return cells_per_r_list.value_or(1); }
 };
 
 // MPI domain decomposition (apps/common/domain/): ranks per axis; 0 lets MPI_Dims_create
@@ -167,10 +174,12 @@ Md3dConfig load_md3d_config_string(std::string text, std::string file_name);
 // The resolved configuration, one aspect per line (what `md3d check` prints).
 std::string describe(const Md3dConfig &config);
 
-// The binned-search grid of a config: cells per axis (each at least r_list wide) and their edges.
+// The binned-search grid of a config: cells per axis (each at least r_list / per_r_list wide)
+// and their edges.
 struct CellGrid {
     std::array<int, 3> cells{1, 1, 1};
     std::array<double, 3> size{};
+    int per_r_list = 1; // neighbor.cells_per_r_list, resolved
 };
 CellGrid cell_grid(const Md3dConfig &config);
 

@@ -84,6 +84,7 @@ std::string describe(const Md3dConfig &c) {
     if (c.neighbor.mode == NeighborMode::Binned) {
         CellGrid g = cell_grid(c);
         s += format(", %d x %d x %d cells", g.cells[0], g.cells[1], g.cells[2]);
+        if (g.per_r_list == 2) s += " of r_list / 2";
         if (c.neighbor.sort_interval > 0)
             s += format(mpi::distributed()
                             ? ", owned particles reordered by cell at a rebuild every %lld steps"

@@ -39,7 +39,8 @@ from smelt import annotate, cast, declare
 from box import axis_periodic, half_length, min_image_wrapped, wrap_axis
 from lj import (lj_energy_inv, lj_energy_inv_f, lj_energy_shift, lj_force_divr_inv,
                 lj_force_divr_inv_f)
-from newton import chunk_lo, newton_ranges, newton_sum, newton_sum_forces  # noqa: F401
+from newton import (chunk_lo, newton_entry, newton_ranges, newton_sum,  # noqa: F401
+                    newton_sum_forces)
 from rng import rng_normal
 from walls import wall_energy, wall_force
 
@@ -50,8 +51,10 @@ from cells import (cell_bounds, clear_cells, find_cell_bounds, nbr_offset_input,
 from neighbors3d import (cell_key, count_neighbors, count_neighbors_all_pairs,  # noqa: F401
                          displacement2_map, fill_neighbors, fill_neighbors_all_pairs,
                          fill_neighbors_capped, fill_neighbors_capped_half,
+                         fill_neighbors_capped_half_small_cells,
                          fill_neighbors_capped_pairwise,
-                         save_positions)
+                         fill_neighbors_capped_pairwise_small_cells,
+                         fill_neighbors_capped_small_cells, save_positions)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -481,7 +484,7 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
     xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff, u = declare('double', 13)
     eps0, sig0, shift0, cut0 = declare('double', 4)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
-    lo, hi, off, start, end, j, row, k, m, s = declare('int', 10)
+    lo, hi, off, start, end, j, row, k, m, s, first = declare('int', 11)
     px = declare('matrix(NEWTON_CHUNK)')
     py = declare('matrix(NEWTON_CHUNK)')
     pz = declare('matrix(NEWTON_CHUNK)')
@@ -499,6 +502,7 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
     lo = chunk_lo(ch, n, nchunk)
     hi = chunk_lo(ch + 1, n, nchunk)
     off = boff[ch] - rlo[ch]
+    first = rlo[ch]
     hx = half_length(lx, periodic & 1)
     hy = half_length(ly, periodic & 2)
     hz = half_length(lz, periodic & 4)
@@ -589,7 +593,7 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
                     fzi += tfz[c]
                     ei += tu[c]
                     wi += tw[c]
-                    k = off + nbr_idx[s + c]
+                    k = newton_entry(nbr_idx[s + c], off, first, n)
                     bfx[k] -= tfx[c]
                     bfy[k] -= tfy[c]
                     bfz[k] -= tfz[c]
@@ -600,11 +604,11 @@ def compute_forces_newton(ch, x, y, z, bfx, bfy, bfz, bpe, bvir, rlo, boff, n, n
                     fxi += tfx[c]
                     fyi += tfy[c]
                     fzi += tfz[c]
-                    k = off + nbr_idx[s + c]
+                    k = newton_entry(nbr_idx[s + c], off, first, n)
                     bfx[k] -= tfx[c]
                     bfy[k] -= tfy[c]
                     bfz[k] -= tfz[c]
-        k = off + i
+        k = newton_entry(i, off, first, n)
         bfx[k] += fxi
         bfy[k] += fyi
         bfz[k] += fzi
@@ -695,6 +699,18 @@ def kick(i, vx, vy, vz, fx, fy, fz, typ, mass, dt):
     vx[i] += 0.5 * dt * fx[i] / m
     vy[i] += 0.5 * dt * fy[i] / m
     vz[i] += 0.5 * dt * fz[i] / m
+
+
+@annotate(c='int', doublep='fx, fy, fz, bfx, bfy, bfz, vx, vy, vz, mass',
+          intp='rlo, rhi, boff, typ', int='n, nchunk', dt='double')
+def newton_sum_forces_kick(c, fx, fy, fz, bfx, bfy, bfz, rlo, rhi, boff, n, nchunk, vx, vy, vz,
+                           typ, mass, dt):
+    """newton_sum_forces for chunk c, then kick on its particles: one launch where two ran, on
+    the steps whose energies nobody reads (each OpenMP region costs a wake-up of the other
+    threads). The same statements in the same order: the same bits as the two launches."""
+    newton_sum_forces(c, fx, fy, fz, bfx, bfy, bfz, rlo, rhi, boff, n, nchunk)
+    for p in range(chunk_lo(c, n, nchunk), chunk_lo(c + 1, n, nchunk)):
+        kick(p, vx, vy, vz, fx, fy, fz, typ, mass, dt)
 
 
 @annotate(i='int', doublep='x, y, z, vx, vy, vz', dt='double')

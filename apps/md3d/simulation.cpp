@@ -110,6 +110,8 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
     if (neighbors_.spec().half) {
         newton_forces_.emplace(physics, "compute_forces_newton", options_);
         newton_.emplace(physics, options_, n_local_, real_);
+        if (!walls_ && physics.has_function("newton_sum_forces_kick"))
+            newton_sum_kick_.emplace(physics, "newton_sum_forces_kick", options_);
     } else {
         if (neighbors_.spec().lanes > 1) {
             sum_lanes_.emplace(physics, "sum_lanes", options_);
@@ -389,11 +391,22 @@ bool Simulation::evaluate_forces(bool energies, double kick_dt) {
                                           sig_t_,
                                           rc2_t_,
                                           eshift_t_});
-    if (energies)
+    bool kicked = false;
+    if (energies) {
         newton_->sum_into(force_[0], force_[1], force_[2], pe_, vir_);
-    else
+    } else if (kick_dt != 0.0 && newton_sum_kick_) {
+        // The sums and the closing half-kick in one launch (no walls to add in between): one
+        // OpenMP region less a step, each costing the other threads' wake-up.
+        const std::vector<Array> &b = newton_->buffers();
+        (*newton_sum_kick_)(newton_->chunks(),
+                            {force_[0], force_[1], force_[2], b[0], b[1], b[2], newton_->range_lo(),
+                             newton_->range_hi(), newton_->offsets(), int32_t(n_local_),
+                             newton_->chunks(), vel_[0], vel_[1], vel_[2], typ_, mass_, kick_dt});
+        kicked = true;
+    } else {
         newton_->sum_forces_into(force_[0], force_[1], force_[2]);
-    return finish_forces(energies, 0.0);
+    }
+    return finish_forces(energies, 0.0) || kicked;
 }
 
 bool Simulation::writes_energies(bool energies) const {

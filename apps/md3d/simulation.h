@@ -251,6 +251,9 @@ private:
     // force kernel and its buffers; empty with full lists.
     std::optional<smelt::Elementwise> newton_forces_;
     std::optional<NewtonBuffers> newton_;
+    // newton_sum_forces and kick in one launch (half lists without walls; steps without
+    // energies).
+    std::optional<smelt::Elementwise> newton_sum_kick_;
     // Full lists with several threads per particle (the list's lanes > 1): compute_forces writes
     // each lane's sums into lane_parts_ (fx, fy, fz, pe, vir; lanes * n entries), sum_lanes adds
     // them in lane order.

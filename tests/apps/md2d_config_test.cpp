@@ -121,9 +121,21 @@ TEST(Md2dConfig, DefaultsOfAMinimalConfig) {
     EXPECT_EQ(c.threads, 0);
     EXPECT_EQ(c.source.file, "minimal.yaml");
     EXPECT_EQ(c.source.text, kMinimal);
+    // The cpu backend's half lists: cells of r_list / 2 (neighbor.cells_per_r_list: auto).
     CellGrid g = cell_grid(c);
+    EXPECT_EQ(g.per_r_list, 2);
+    EXPECT_EQ(g.ncx, 8); // floor(12.5 * 2 / 2.8)
+    EXPECT_DOUBLE_EQ(g.cell_w, 12.5 / 8);
+    c.neighbor.newton = false;
+    g = cell_grid(c);
+    EXPECT_EQ(g.per_r_list, 1);
     EXPECT_EQ(g.ncx, 4); // floor(12.5 / 2.8)
     EXPECT_DOUBLE_EQ(g.cell_w, 12.5 / 4);
+    c.neighbor.newton.reset();
+    c.backend = "opencl";
+    EXPECT_EQ(cell_grid(c).per_r_list, 1);
+    c.neighbor.cells_per_r_list = 2;
+    EXPECT_EQ(cell_grid(c).ncx, 8);
 }
 
 TEST(Md2dConfig, EveryKeyIsRead) {

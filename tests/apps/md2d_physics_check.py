@@ -359,9 +359,10 @@ def half_list(x, y, lx, ly, periodic, rl, cap):
     return start, count, idx
 
 
-def newton_forces(x, y, lst, lx, ly, periodic, pot, nchunk, chunk_order=None):
+def newton_forces(x, y, lst, lx, ly, periodic, pot, nchunk, chunk_order=None, kick=None):
     """compute_forces_newton over nchunk chunks (in `chunk_order`), then newton_sum_2d, as
-    apps/common/newton_buffers.cpp drives them; returns (fx, fy, pe, vir) and the buffers."""
+    apps/common/newton_buffers.cpp drives them; returns (fx, fy, pe, vir) and the buffers. With
+    kick = (vx, vy, m, dt): newton_sum_2d_kick instead, and (fx, fy, pe, vir, vx, vy)."""
     n = len(x)
     start, count, idx = lst
     rlo, rhi = np.zeros(nchunk, np.int32), np.zeros(nchunk, np.int32)
@@ -371,6 +372,9 @@ def newton_forces(x, y, lst, lx, ly, periodic, pot, nchunk, chunk_order=None):
     elementwise(P.compute_forces_newton, nchunk, x, y, *bufs, rlo, boff, n, nchunk, start, count,
                 idx, lx, ly, periodic, *pot, order=chunk_order)
     out = [np.full(n, np.nan) for _ in range(4)]
+    if kick is not None:
+        elementwise(P.newton_sum_2d_kick, nchunk, *out, *bufs, rlo, rhi, boff, n, nchunk, *kick)
+        return out + [kick[0], kick[1]], bufs
     elementwise(P.newton_sum_2d, nchunk, *out, *bufs, rlo, rhi, boff, n, nchunk)
     return out, bufs
 
@@ -433,6 +437,19 @@ def check_newton():
                       "(worst %.3g)" % (label, shift, nchunk, worst))
                 check(all(not np.any(b) for b in bufs),
                       "%s: newton_sum_2d leaves the buffers zero" % label)
+                # The sums and the half-kick in one launch: the bits of the two launches.
+                vrng = np.random.default_rng(nchunk)
+                v0 = [vrng.normal(0.0, 1.0, len(x)) for _ in range(2)]
+                joint, jbufs = newton_forces(x, y, (start, count, idx), lx, ly, periodic, pot,
+                                             nchunk, kick=(v0[0].copy(), v0[1].copy(), 1.3,
+                                                           0.004))
+                vx, vy = v0[0].copy(), v0[1].copy()
+                elementwise(P.kick, len(x), vx, vy, got[0], got[1], 1.3, 0.004)
+                check(all(np.array_equal(joint[k], got[k]) for k in range(4)) and
+                      np.array_equal(joint[4], vx) and np.array_equal(joint[5], vy) and
+                      np.any(vx != v0[0]) and all(not np.any(b) for b in jbufs),
+                      "%s, %d chunks: newton_sum_2d_kick == newton_sum_2d, kick" %
+                      (label, nchunk))
                 if nchunk > 1:
                     again, _ = newton_forces(x, y, (start, count, idx), lx, ly, periodic, pot,
                                              nchunk, chunk_order=range(nchunk - 1, -1, -1))

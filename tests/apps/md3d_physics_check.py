@@ -825,7 +825,7 @@ def half_list(s, periodic, rl, cap):
     return start, count, idx, nc
 
 
-def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None, energy=1):
+def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None, energy=1, kick_dt=0.0):
     """compute_forces_newton over nchunk chunks (in `chunk_order`), then newton_sum (energy 1)
     or newton_sum_forces (energy 0), as apps/common/newton_buffers.cpp drives them; returns the
     buffers after the sum."""
@@ -839,10 +839,37 @@ def newton_forces(s, lst, periodic, pot, nchunk, chunk_order=None, energy=1):
     if energy:
         elementwise(P.newton_sum, nchunk, s.fx, s.fy, s.fz, s.pe, s.vir, *bufs, rlo, rhi, boff,
                     s.n, nchunk)
+    elif kick_dt:
+        elementwise(P.newton_sum_forces_kick, nchunk, s.fx, s.fy, s.fz, *bufs[:3], rlo, rhi,
+                    boff, s.n, nchunk, s.vx, s.vy, s.vz, s.typ, pot.mass, kick_dt)
     else:
         elementwise(P.newton_sum_forces, nchunk, s.fx, s.fy, s.fz, *bufs[:3], rlo, rhi, boff,
                     s.n, nchunk)
     return bufs
+
+
+def check_newton_ranges(n, lst, nchunk):
+    """newton_ranges' circular ranges against NumPy: each holds its chunk's particles and their
+    neighbours (an index below rlo at index + n), is at most n long, and, in a periodic box
+    whose last chunks reach across the seam, some range wraps and together they are shorter
+    than the smallest linear ranges."""
+    start, count, idx = lst
+    rlo, rhi = np.zeros(nchunk, np.int32), np.zeros(nchunk, np.int32)
+    elementwise(P.newton_ranges, nchunk, start, count, idx, rlo, rhi, n, nchunk)
+    bounds = [c * (n // nchunk) + min(c, n % nchunk) for c in range(nchunk + 1)]
+    ok, linear = True, 0
+    for c in range(nchunk):
+        held = np.concatenate([np.arange(bounds[c], bounds[c + 1])] +
+                              [idx[start[i]:start[i] + count[i]]
+                               for i in range(bounds[c], bounds[c + 1])])
+        linear += held.max() + 1 - held.min()
+        place = np.where(held < rlo[c], held + n, held)
+        ok = ok and 0 <= rlo[c] < n and rlo[c] < rhi[c] <= rlo[c] + n and \
+            place.min() >= rlo[c] and place.max() < rhi[c]
+    check(ok, "newton_ranges: every chunk's range holds its particles and their neighbours")
+    check(np.any(rhi > n) and np.sum(rhi - rlo) < linear,
+          "newton_ranges: a range wraps across the seam, %d entries against %d linear" %
+          (np.sum(rhi - rlo), linear))
 
 
 def check_newton():
@@ -871,6 +898,8 @@ def check_newton():
             ref = s.copy()
             forces_all_pairs(ref, periodic, pot)
             scale = max(np.abs(ref.fx).max(), np.abs(ref.fy).max(), np.abs(ref.fz).max())
+            if periodic == PERIODIC and pot.nt == 1:
+                check_newton_ranges(s.n, (start, count, idx), 7)
             for nchunk in (1, 7):
                 got = s.copy()
                 bufs = newton_forces(got, (start, count, idx), periodic, pot, nchunk)
@@ -894,6 +923,22 @@ def check_newton():
                           for a in ("fx", "fy", "fz")) and np.all(alone.pe == 7.0) and
                       np.all(alone.vir == -3.0) and all(not np.any(b) for b in bufs),
                       "%s, %d chunks: energy 0 gives the same force bits, pe and vir kept" %
+                      (label, nchunk))
+                # The sums and the half-kick in one launch: the bits of the two launches.
+                moving = State(np.stack(s.pos(), axis=1), s.boxl(), s.typ,
+                               np.random.default_rng(nchunk).normal(0.0, 1.0, (s.n, 3)))
+                joint, apart = moving.copy(), moving.copy()
+                bufs = newton_forces(joint, (start, count, idx), periodic, pot, nchunk,
+                                     energy=0, kick_dt=0.004)
+                newton_forces(apart, (start, count, idx), periodic, pot, nchunk, energy=0)
+                elementwise(P.kick, s.n, apart.vx, apart.vy, apart.vz, apart.fx, apart.fy,
+                            apart.fz, s.typ, pot.mass, 0.004)
+                check(all(np.array_equal(getattr(joint, a), getattr(apart, a))
+                          for a in ("fx", "fy", "fz")) and
+                      all(np.array_equal(getattr(joint, a), getattr(apart, a))
+                          for a in ("vx", "vy", "vz")) and np.any(joint.vx != moving.vx) and
+                      all(not np.any(b) for b in bufs),
+                      "%s, %d chunks: newton_sum_forces_kick == newton_sum_forces, kick" %
                       (label, nchunk))
                 if nchunk > 1:
                     again = s.copy()
@@ -967,6 +1012,158 @@ def check_half_list_cells():
         check(len(pairs) == len(set(pairs)) and set(pairs) == want and len(want) > 4000,
               "%s: every pair within r_list in exactly one half list (%d pairs)" %
               (label, len(want)))
+
+
+def cell_grid_lists(s, periodic, rl, per, cap=300, small_cells_forms=False):
+    """The one-pass lists on a grid of `per` cells per r_list (cells L / floor(L per / rl) wide,
+    as md3d's cell_grid makes them), as NeighborList runs them: the full rows of
+    fill_neighbors_capped and fill_neighbors_capped_pairwise (stride 1 and stride n, 1 and 2
+    lanes) and the half rows of fill_neighbors_capped_half, in their *_small_cells forms when
+    per is 2 or small_cells_forms is set. Returns the grid and a dict of
+    (start, count, idx, stride, lanes) per form."""
+    nc = [max(1, int(L * per // rl)) for L in s.boxl()]
+    cs = [L / c for L, c in zip(s.boxl(), nc)]
+    keys = np.zeros(s.n, dtype=np.int32)
+    elementwise(P.cell_key, s.n, *s.pos(), keys, *cs, *nc, periodic)
+    order = np.argsort(keys, kind="stable").astype(np.int32)
+    ncell = nc[0] * nc[1] * nc[2]
+    cell_start, cell_end = np.zeros(ncell, np.int32), np.zeros(ncell, np.int32)
+    elementwise(P.cell_bounds, ncell, cell_start, cell_end, keys[order].astype(np.int32), s.n)
+    by_cell = [np.zeros(s.n) for _ in range(3)]
+    for a in range(3):
+        elementwise(P.permute_real, s.n, order, s.pos()[a], by_cell[a])
+    grid = (order, cell_start, cell_end, *s.boxl(), periodic, *cs, *nc, rl * rl)
+    out = {}
+    small = per > 1 or small_cells_forms
+    for name, f in (("capped", P.fill_neighbors_capped_small_cells if small else
+                     P.fill_neighbors_capped),
+                    ("half", P.fill_neighbors_capped_half_small_cells if small else
+                     P.fill_neighbors_capped_half)):
+        start, count = np.full(s.n, -1, np.int32), np.full(s.n, -1, np.int32)
+        idx = np.full(s.n * (cap + 1), -1, np.int32)
+        elementwise(f, s.n, *s.pos(), *by_cell, start, count, idx, cap, *grid)
+        out[name] = (start, count, idx, 1, 1)
+    for stride, lanes in ((1, 1), (s.n, 1), (s.n, 2)):
+        start, lcount = np.full(s.n, -1, np.int32), np.full(s.n * lanes, -1, np.int32)
+        idx = np.full(s.n * (cap + 1), -1, np.int32)
+        elementwise(P.fill_neighbors_capped_pairwise_small_cells if small else
+                    P.fill_neighbors_capped_pairwise, s.n * lanes, *s.pos(), *by_cell, start,
+                    lcount, idx, cap, stride, lanes, *grid)
+        out["pairwise stride %d, %d lanes" % (stride, lanes)] = (start, lcount, idx, stride, lanes)
+    return nc, out
+
+
+def row_of(lst, i):
+    """Particle i's entries of one of cell_grid_lists' lists, in row order (lanes: lane by lane
+    in entry order, as the force loop reads them)."""
+    start, count, idx, stride, lanes = lst
+    entries = []
+    for lane in range(lanes):
+        for k in range(count[i * lanes + lane]):
+            entries.append((lane + lanes * k, int(idx[start[i] + (lane + lanes * k) * stride])))
+    return [j for _, j in sorted(entries)]
+
+
+def reach_edge_pairs(rl, w, nc, periodic, reach, rng):
+    """edge_pairs for cells narrower than r_list: for each cell offset o within `reach` cells on
+    every axis (not leaving a walled axis) that holds points within r_list of some point of a
+    cell, a particle i in a cell and a particle j just inside the cell o away at its face nearest
+    to i, the two 1e-7 closer than rl (rejection sampling of i's place in its cell)."""
+    w = np.asarray(w)
+    out = []
+    offsets = np.array(np.meshgrid(*[range(-reach, reach + 1)] * 3, indexing="ij")).reshape(3, -1).T
+    for n, o in enumerate(offsets):
+        if not o.any():
+            continue
+        c = np.array([(n * 2) % nc[0], (n * 3) % nc[1], (n * 5) % nc[2]])
+        for k in range(3):
+            if not periodic >> k & 1:
+                c[k] = reach  # an inner cell along a walled axis
+        lo = np.maximum(np.abs(o) - 1, 0) * w
+        hi = np.abs(o) * w
+        for _ in range(200):
+            t = np.where(o != 0, rng.uniform(lo, hi), 0.0)
+            norm = np.linalg.norm(t)
+            scale = rl * (1 - 1e-7) / norm
+            if np.all(t * scale <= hi):
+                t *= scale
+                break
+        else:
+            continue  # no point of cell o within r_list of i's cell
+        eps = 1e-9
+        # i at distance t_a - (|o_a| - 1) w_a from the face of its cell towards o, j just past
+        # the near face of cell o.
+        a = np.where(o > 0, w - (t - lo), np.where(o < 0, t - lo, rng.uniform(0, w)))
+        b = np.where(o > 0, o * w + eps, np.where(o < 0, (o + 1) * w - eps, a))
+        out += [(c + 0.0) * w + a, (c + 0.0) * w + b]
+    out = np.array(out)
+    for k in range(3):
+        if periodic >> k & 1:
+            out[:, k] %= nc[k] * w[k]
+    return out
+
+
+def check_half_size_cells():
+    """Cells of r_list / 2 (neighbor.cells_per_r_list: 2: the *_small_cells forms, which read the
+    reach from the cell width, cell_reach): in every boundary mode, with particles on cell faces, past the
+    walls, and pairs 1e-7 inside r_list across the nearest face of every cell within two cells,
+    the half rows hold every pair within r_list exactly once and the full rows (CPU and GPU
+    forms, 1 and 2 lanes, both strides) hold exactly the NumPy neighbour sets; the full rows of
+    the two GPU strides are the same lists, and on cells of r_list the small-cells forms give the
+    other kernels' rows entry for entry (and the sorted capped rows are the all-pairs lists)."""
+    rl = 2.0
+    rng = np.random.default_rng(11)
+    for label, periodic in BOUNDARIES:
+        box = (6.3, 6.9, 7.7)
+        axes = [np.arange(0.3, L - 0.3, 1.1) for L in box]
+        pos = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
+        pos += rng.uniform(-0.25, 0.25, pos.shape)
+        nc = [max(1, int(L * 2 // rl)) for L in box]
+        w = [L / c for L, c in zip(box, nc)]
+        pos[0] = (w[0], 2 * w[1], 3 * w[2])
+        pos[1] = (np.nextafter(w[0], 0), w[1] + 1e-3, 2 * w[2])
+        pos[2] = (3 * w[0], np.nextafter(2 * w[1], 0), w[2] + rl * (1 - 1e-9))
+        for k in range(3):
+            if not periodic >> k & 1:
+                pos[3 + k, k] = -0.4
+                pos[6 + k, k] = box[k] + 0.3
+        pos = np.vstack([pos, reach_edge_pairs(rl, w, nc, periodic, 2, rng)])
+        s = State(pos, box, (np.arange(len(pos)) % 2).astype(np.int32))
+        _, r2 = np_separations(pos, box, periodic)
+        near = r2 < rl * rl
+        np.fill_diagonal(near, False)
+        want = {(i, j) for i, j in zip(*np.nonzero(np.triu(near)))}
+        got_nc, lists = cell_grid_lists(s, periodic, rl, 2)
+        check(got_nc == nc and min(nc) >= 5 and all(L / c < rl for L, c in zip(box, nc)),
+              "%s: a grid of cells narrower than r_list, %r (precondition)" % (label, nc))
+        half = lists.pop("half")
+        check(half[1].max() <= 300, "%s: rows fit the capacity (precondition)" % label)
+        pairs = [(min(i, j), max(i, j)) for i in range(s.n) for j in row_of(half, i)]
+        check(len(pairs) == len(set(pairs)) and set(pairs) == want and len(want) > 2000,
+              "%s, cells of r_list / 2: every pair within r_list in exactly one half list (%d "
+              "pairs)" % (label, len(want)))
+        rows = {}
+        for name, lst in lists.items():
+            rows[name] = [row_of(lst, i) for i in range(s.n)]
+            ok = all(len(r) == len(set(r)) and set(r) == set(np.nonzero(near[i])[0].tolist())
+                     for i, r in enumerate(rows[name]))
+            check(ok, "%s, cells of r_list / 2, %s: rows == NumPy's neighbour sets" %
+                  (label, name))
+        check(rows["capped"] == rows["pairwise stride 1, 1 lanes"] ==
+              rows["pairwise stride %d, 1 lanes" % s.n],
+              "%s, cells of r_list / 2: the GPU form's rows == the CPU form's, entry for entry" %
+              label)
+        # Cells of r_list: the small-cells forms give the large-cell kernels' rows, entry for
+        # entry, and the capped rows, sorted, are the all-pairs lists.
+        _, lists1 = cell_grid_lists(s, periodic, rl, 1)
+        _, small1 = cell_grid_lists(s, periodic, rl, 1, small_cells_forms=True)
+        check(all(row_of(lists1[k], i) == row_of(small1[k], i) for k in lists1
+                  for i in range(s.n)),
+              "%s, cells of r_list: the *_small_cells forms' rows == the kernels' rows" % label)
+        brute = all_pairs_list(s, periodic, rl)
+        check(all(sorted(row_of(lists1["capped"], i)) ==
+                  brute[2][brute[0][i]:brute[0][i] + brute[1][i]].tolist() for i in range(s.n)),
+              "%s, cells of r_list: sorted capped rows == all-pairs lists" % label)
 
 
 # ---- checks: integrators ---------------------------------------------------------------------
@@ -1288,6 +1485,7 @@ CHECKS = {
     "neighbor_lists": check_neighbor_lists,
     "newton": check_newton,
     "half_list_cells": check_half_list_cells,
+    "half_size_cells": check_half_size_cells,
     "nve": check_nve,
     "langevin": check_langevin,
     "bussi_run": check_bussi_run,

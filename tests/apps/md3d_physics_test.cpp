@@ -27,7 +27,8 @@ INSTANTIATE_TEST_SUITE_P(Checks, Md3dPhysics,
                          ::testing::Values("kernel_language", "rng_known_answers",
                                            "language_typing", "rng_statistics", "bussi", "tail",
                                            "box", "lattice_energy", "forces_fd", "momentum",
-                                           "neighbor_lists", "newton", "half_list_cells", "nve",
-                                           "langevin", "bussi_run", "reductions", "mixed_forces"));
+                                           "neighbor_lists", "newton", "half_list_cells",
+                                           "half_size_cells", "nve", "langevin", "bussi_run",
+                                           "reductions", "mixed_forces"));
 
 } // namespace

@@ -100,6 +100,45 @@ def sorted_neighbor_cell(c, rank, ncell, periodic):
     return n
 
 
+# Relative tolerance of cell_reach's test: the host's grid, L / floor(L / r_list), may be an ulp
+# narrower than r_list (NeighborListSpec accepts cells 1e-12 short of it).
+CELL_REACH_TOLERANCE = 2e-12
+
+
+@annotate(double='w, rl2', return_='int')
+def cell_reach(w, rl2):
+    """How many cells on each side of its own a particle's neighbours can lie in, along an axis
+    whose cells are w wide, for the list radius sqrt(rl2): 1 when the cells are r_list wide, 2
+    when they are narrower (the host's grid then has cells of at least r_list / 2:
+    NeighborListSpec::cell_size; a periodic axis has at least 2 * reach + 1 cells, so the cells
+    searched are distinct). The neighbour searches read the reach from the grid, so a grid of
+    half-size cells needs no other argument."""
+    if w * w >= rl2 * (1.0 - CELL_REACH_TOLERANCE):
+        return 1
+    return 2
+
+
+@annotate(int='c, rank, reach, ncell, periodic', return_='int')
+def sorted_cell_in_reach(c, rank, reach, ncell, periodic):
+    """sorted_neighbor_cell over the cells c - reach .. c + reach: the rank-th smallest (rank 0 ..
+    2 * reach) of them, wrapped when periodic (ncell >= 2 * reach + 1), or -1 past a non-periodic
+    edge. Visiting ranks 0 .. 2 * reach meets the cells in increasing index order, also across a
+    periodic seam; reach 1 gives sorted_neighbor_cell's cells."""
+    high, low = declare('int', 2)
+    if periodic != 0:
+        # high cells wrap past ncell - 1 to 0, 1, ...; low ones below 0 to ncell - 1, ...
+        high = max(c + reach - (ncell - 1), 0)
+        low = max(reach - c, 0)
+        if rank < high:
+            return rank
+        if rank < 2 * reach + 1 - low:
+            return c - reach + low + rank - high
+        return ncell - low + rank - (2 * reach + 1 - low)
+    if c - reach + rank < 0 or c - reach + rank >= ncell:
+        return -1
+    return c - reach + rank
+
+
 @annotate(int='c, ncell, periodic, which', return_='int')
 def cell_run(c, ncell, periodic, which):
     """The cells c - 1, c, c + 1 along one axis as at most two runs of consecutive cells, in
@@ -125,6 +164,77 @@ def cell_run(c, ncell, periodic, which):
     if which == 2:
         return 1
     return 0
+
+
+@annotate(double='p, w', o='int', return_='double')
+def cell_gap(p, w, o):
+    """The distance along one axis from a particle to the cell o (-2 .. 2) away from its own, p
+    being its coordinate relative to its own cell's lower edge (a - c * w: in [0, w) up to
+    rounding; outside it for a particle past a wall, whose cell is clamped). 0 for its own cell,
+    never negative."""
+    if o < 0:
+        return max(p + (-1 - o) * w, 0.0)
+    if o > 0:
+        return max(o * w - p, 0.0)
+    return 0.0
+
+
+@annotate(int='c, first, last, ncell, periodic, which', return_='int')
+def cell_run_between(c, first, last, ncell, periodic, which):
+    """The cells c + first .. c + last along one axis (first <= last, each within ncell of 0; a
+    periodic axis has ncell > last - first) as at most two runs of consecutive cells in
+    increasing order: which 0 and 1 give the first and last cell of the first run, 2 and 3 those
+    of the second (empty, first > last, unless the axis wraps inside the range). Clipped at a
+    non-periodic edge (the first run is then empty when no cell is left)."""
+    lo, hi = declare('int', 2)
+    lo = c + first
+    hi = c + last
+    if periodic == 0:
+        lo = max(lo, 0)
+        hi = min(hi, ncell - 1)
+    elif lo < 0 and hi < 0:
+        lo += ncell
+        hi += ncell
+    elif lo < 0:
+        # Wraps below 0: 0 .. hi, then lo + ncell .. ncell - 1.
+        if which == 0:
+            return 0
+        if which == 1:
+            return hi
+        if which == 2:
+            return lo + ncell
+        return ncell - 1
+    elif lo >= ncell:
+        lo -= ncell
+        hi -= ncell
+    elif hi >= ncell:
+        # Wraps past the last cell: 0 .. hi - ncell, then lo .. ncell - 1.
+        if which == 0:
+            return 0
+        if which == 1:
+            return hi - ncell
+        if which == 2:
+            return lo
+        return ncell - 1
+    if which == 0:
+        return lo
+    if which == 1:
+        return hi
+    if which == 2:
+        return 1
+    return 0
+
+
+# Relative margin of the cell culling of the half-list fills: a cell is skipped only when its
+# nearest point is farther than r_list by this much (rounding is 1e-16 of r_list^2).
+CELL_CULL_MARGIN = 1e-6
+
+
+@annotate(rl2='double', return_='double')
+def cull_reach2(rl2):
+    """The squared distance past which a cell's nearest point lets the half-list fills skip it:
+    rl2 with CELL_CULL_MARGIN to spare."""
+    return rl2 * (1.0 + CELL_CULL_MARGIN)
 
 
 # Lists up to this long are sorted in a private array: on GPUs each thread's copy lives in

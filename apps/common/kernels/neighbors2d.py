@@ -4,12 +4,17 @@ The kernels of apps/common/neighbor_list.h for two axes; `periodic` is one flag 
 (0 = walls, non-zero = periodic), as md2d passes it. Cells are cell_w x cell_h with both at
 least r_list = r_cut + skin; cell (cx, cy) has key cy * ncx + cx. Periodic grids need
 ncx, ncy >= 3 so the 9 visited cells are distinct.
+
+The one-pass builds have forms for cells at least r_list / 2 wide (*_small_cells, which read the
+reach from the grid: cell_reach; ncx, ncy >= 5 when periodic): they search the 5 x 5 cells around
+a particle's own, 6.25 r_list^2 against 9.
 """
 
 from smelt import annotate, declare
 
 from box import half_length, min_image_wrapped, pair_delta
-from cells import cell_coord, cell_run, neighbor_cell, sorted_neighbor_cell
+from cells import (cell_coord, cell_gap, cell_reach, cell_run, cell_run_between, cull_reach2,
+                   neighbor_cell, sorted_cell_in_reach, sorted_neighbor_cell)
 
 
 @annotate(double='xi, yi, xj, yj, lx, ly, rl2', periodic='int', return_='int')
@@ -160,6 +165,64 @@ def fill_neighbors_capped(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, o
 @annotate(i='int', doublep='x, y, xs, ys',
           intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
           double='lx, ly, cell_w, cell_h, rl2', int='periodic, ncx, ncy')
+def fill_neighbors_capped_small_cells(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, order,
+                                      cell_start, cell_end, lx, ly, periodic, cell_w, cell_h, ncx,
+                                      ncy, rl2):
+    """fill_neighbors_capped on any grid the host makes (cell_reach 1 or 2 along each axis): with
+    cells of r_list / 2 it visits the 25 cells around i's as 5 runs of 5 consecutive keys, in
+    increasing key order; on cells of r_list it gives fill_neighbors_capped's rows, entry for
+    entry."""
+    near = declare("matrix(NBR_CHUNK, 'int')")
+    xi, yi, hx, hy, dx, dy = declare('double', 6)
+    cx, cy, ny, j, row, last, count, key, lo, hi, m = declare('int', 11)
+    a0, a1, b0, b1, rx, ry = declare('int', 6)
+    xi = x[i]
+    yi = y[i]
+    hx = half_length(lx, periodic)
+    hy = half_length(ly, periodic)
+    cx = cell_coord(xi, cell_w, ncx, periodic)
+    cy = cell_coord(yi, cell_h, ncy, periodic)
+    # The cells along x: the run a0..a1 and, where a periodic x wraps, the run b0..b1 after it.
+    rx = cell_reach(cell_w, rl2)
+    ry = cell_reach(cell_h, rl2)
+    a0 = cell_run_between(cx, -rx, rx, ncx, periodic, 0)
+    a1 = cell_run_between(cx, -rx, rx, ncx, periodic, 1)
+    b0 = cell_run_between(cx, -rx, rx, ncx, periodic, 2)
+    b1 = cell_run_between(cx, -rx, rx, ncx, periodic, 3)
+    row = i * (cap + 1)
+    last = row + cap
+    count = 0
+    for sy in range(2 * ry + 1):
+        ny = sorted_cell_in_reach(cy, sy, ry, ncy, periodic)
+        if ny < 0:
+            continue
+        key = ny * ncx
+        for run in range(2):
+            if run == 0:
+                lo = cell_start[key + a0]
+                hi = cell_end[key + a1]
+            elif b0 <= b1:
+                lo = cell_start[key + b0]
+                hi = cell_end[key + b1]
+            else:
+                hi = lo
+            for base in range(lo, hi, NBR_CHUNK):
+                m = min(NBR_CHUNK, hi - base)
+                for t in range(m):
+                    dx = min_image_wrapped(xi - xs[base + t], lx, hx)
+                    dy = min_image_wrapped(yi - ys[base + t], ly, hy)
+                    near[t] = 1 if dx * dx + dy * dy < rl2 else 0
+                for t in range(m):
+                    j = order[base + t]
+                    nbr_idx[min(row + count, last)] = j
+                    count += near[t] if j != i else 0
+    nbr_start[i] = row
+    nbr_count[i] = count
+
+
+@annotate(i='int', doublep='x, y, xs, ys',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
+          double='lx, ly, cell_w, cell_h, rl2', int='periodic, ncx, ncy')
 def fill_neighbors_capped_half(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap, order,
                                cell_start, cell_end, lx, ly, periodic, cell_w, cell_h, ncx, ncy,
                                rl2):
@@ -230,6 +293,91 @@ def fill_neighbors_capped_half(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, c
     nbr_count[i] = count
 
 
+@annotate(i='int', doublep='x, y, xs, ys',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
+          double='lx, ly, cell_w, cell_h, rl2', int='periodic, ncx, ncy')
+def fill_neighbors_capped_half_small_cells(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap,
+                                           order, cell_start, cell_end, lx, ly, periodic, cell_w,
+                                           cell_h, ncx, ncy, rl2):
+    """fill_neighbors_capped_half on any grid the host makes (cell_reach 1 or 2 along each axis).
+    With cells of r_list / 2 (ncell >= 5 when periodic) it searches the same half of the 25
+    cells: the two rows above i's (5 cells each), the two cells after i's along x and i's own
+    (only j > i), skipping the cells whose nearest point is farther than r_list (cell_gap,
+    cull_reach2); each pair within r_list is in exactly one row. On cells of r_list it gives
+    fill_neighbors_capped_half's pairs, in its order."""
+    near = declare("matrix(NBR_CHUNK, 'int')")
+    xi, yi, hx, hy, dx, dy, px, py, gx, gy, rem, reach2 = declare('double', 12)
+    cx, cy, ny, j, row, last, count, key, lo, hi, m, own = declare('int', 12)
+    x0, x1, rx, ry, first, part, c0, c1, mine = declare('int', 9)
+    xi = x[i]
+    yi = y[i]
+    hx = half_length(lx, periodic)
+    hy = half_length(ly, periodic)
+    cx = cell_coord(xi, cell_w, ncx, periodic)
+    cy = cell_coord(yi, cell_h, ncy, periodic)
+    rx = cell_reach(cell_w, rl2)
+    ry = cell_reach(cell_h, rl2)
+    px = xi - cx * cell_w
+    py = yi - cy * cell_h
+    reach2 = cull_reach2(rl2)
+    row = i * (cap + 1)
+    last = row + cap
+    count = 0
+    lo = 0
+    hi = 0
+    for oy in range(ry + 1):
+        ny = neighbor_cell(cy, oy, ncy, periodic)
+        if ny < 0:
+            continue
+        gy = cell_gap(py, cell_h, oy)
+        rem = reach2 - gy * gy
+        if rem <= 0.0:
+            continue
+        # The cells along x within reach: cx + x0 .. cx + x1 (gaps grow with the offset).
+        x0 = 0
+        x1 = 0
+        for o in range(1, rx + 1):
+            gx = cell_gap(px, cell_w, -o)
+            if gx * gx < rem:
+                x0 = -o
+            gx = cell_gap(px, cell_w, o)
+            if gx * gx < rem:
+                x1 = o
+        key = ny * ncx
+        # Row oy = 0: i's own cell first (run 0, only j > i), then the cells cx + 1 .. cx + x1;
+        # rows above: cx + x0 .. cx + x1. Each range is one or two runs of consecutive keys.
+        own = 1 if oy == 0 else 0
+        first = 1 if own == 1 else x0
+        for run in range(3):
+            part = run - own
+            mine = 1 if own == 1 and run == 0 else 0
+            if mine == 1:
+                lo = cell_start[key + cx]
+                hi = cell_end[key + cx]
+            elif part <= 1 and first <= x1:
+                c0 = cell_run_between(cx, first, x1, ncx, periodic, 2 * part)
+                c1 = cell_run_between(cx, first, x1, ncx, periodic, 2 * part + 1)
+                if c0 <= c1:
+                    lo = cell_start[key + c0]
+                    hi = cell_end[key + c1]
+                else:
+                    hi = lo
+            else:
+                hi = lo
+            for base in range(lo, hi, NBR_CHUNK):
+                m = min(NBR_CHUNK, hi - base)
+                for t in range(m):
+                    dx = min_image_wrapped(xi - xs[base + t], lx, hx)
+                    dy = min_image_wrapped(yi - ys[base + t], ly, hy)
+                    near[t] = 1 if dx * dx + dy * dy < rl2 else 0
+                for t in range(m):
+                    j = order[base + t]
+                    nbr_idx[min(row + count, last)] = j
+                    count += near[t] if j > i or mine == 0 else 0
+    nbr_start[i] = row
+    nbr_count[i] = count
+
+
 @annotate(t='int', doublep='x, y, xs, ys',
           intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end',
           double='lx, ly, cell_w, cell_h, rl2', int='cap, stride, lanes, periodic, ncx, ncy')
@@ -268,6 +416,67 @@ def fill_neighbors_capped_pairwise(t, x, y, xs, ys, nbr_start, nbr_count, nbr_id
     count = 0
     for ry in range(3):
         ny = sorted_neighbor_cell(cy, ry, ncy, periodic)
+        if ny < 0:
+            continue
+        key = ny * ncx
+        for run in range(2):
+            if run == 0:
+                lo = cell_start[key + a0]
+                hi = cell_end[key + a1]
+            elif b0 <= b1:
+                lo = cell_start[key + b0]
+                hi = cell_end[key + b1]
+            else:
+                hi = lo
+            # A counted loop with unit step (neighbors3d.py's form says why).
+            for q in range((hi - lo - lane + lanes - 1) // lanes):
+                k = lo + lane + q * lanes
+                dx = min_image_wrapped(xi - xs[k], lx, hx)
+                dy = min_image_wrapped(yi - ys[k], ly, hy)
+                if dx * dx + dy * dy < rl2:
+                    j = order[k]
+                    if j != i:
+                        if count < capl:
+                            nbr_idx[slot] = j
+                            slot += step
+                        count += 1
+    if lane == 0:
+        nbr_start[i] = row
+    nbr_count[t] = count
+
+
+@annotate(t='int', doublep='x, y, xs, ys',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end',
+          double='lx, ly, cell_w, cell_h, rl2', int='cap, stride, lanes, periodic, ncx, ncy')
+def fill_neighbors_capped_pairwise_small_cells(t, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap,
+                                               stride, lanes, order, cell_start, cell_end, lx, ly,
+                                               periodic, cell_w, cell_h, ncx, ncy, rl2):
+    """fill_neighbors_capped_pairwise on any grid the host makes (cell_reach 1 or 2 along each
+    axis): the rows of fill_neighbors_capped_small_cells, entry for entry, in the GPU form."""
+    xi, yi, hx, hy, dx, dy = declare('double', 6)
+    i, lane, cx, cy, ny, j, row, count, key, lo, hi = declare('int', 11)
+    a0, a1, b0, b1, capl, slot, step, k, rx, ry = declare('int', 10)
+    i = t // lanes
+    lane = t - i * lanes
+    xi = x[i]
+    yi = y[i]
+    hx = half_length(lx, periodic)
+    hy = half_length(ly, periodic)
+    cx = cell_coord(xi, cell_w, ncx, periodic)
+    cy = cell_coord(yi, cell_h, ncy, periodic)
+    rx = cell_reach(cell_w, rl2)
+    ry = cell_reach(cell_h, rl2)
+    a0 = cell_run_between(cx, -rx, rx, ncx, periodic, 0)
+    a1 = cell_run_between(cx, -rx, rx, ncx, periodic, 1)
+    b0 = cell_run_between(cx, -rx, rx, ncx, periodic, 2)
+    b1 = cell_run_between(cx, -rx, rx, ncx, periodic, 3)
+    row = i * (cap + 1) if stride == 1 else i
+    capl = cap // lanes
+    slot = row + lane * stride
+    step = lanes * stride
+    count = 0
+    for sy in range(2 * ry + 1):
+        ny = sorted_cell_in_reach(cy, sy, ry, ncy, periodic)
         if ny < 0:
             continue
         key = ny * ncx

@@ -6,12 +6,18 @@ MASK, bit 0 = x, bit 1 = y, bit 2 = z (7 = fully periodic, 0 = walls on every ax
 only along z). A periodic axis needs at least 3 cells so the 27 visited cells are distinct;
 a non-periodic axis may have any number >= 1 (cell indices are clamped, so particles pushed past
 a wall are still found). Cell (cx, cy, cz) has key (cz * ncy + cy) * ncx + cx.
+
+The one-pass builds have forms for cells at least r_list / 2 wide (*_small_cells, which read
+the reach from the grid: cell_reach): they search the 5 x 5 x 5 cells around a particle's own (a
+periodic axis needs at least 5), which hold about 40 % fewer candidates than the 3 x 3 x 3 cells
+of r_list (15.6 r_list^3 against 27).
 """
 
 from smelt import annotate, declare
 
 from box import half_length, min_image_wrapped, pair_delta
-from cells import cell_coord, cell_run, neighbor_cell, sorted_neighbor_cell
+from cells import (cell_coord, cell_gap, cell_reach, cell_run, cell_run_between, cull_reach2,
+                   neighbor_cell, sorted_cell_in_reach, sorted_neighbor_cell)
 
 
 @annotate(double='xi, yi, zi, xj, yj, zj, lx, ly, lz, hx, hy, hz, rl2', return_='int')
@@ -195,58 +201,72 @@ def fill_neighbors_capped(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx,
     nbr_count[i] = count
 
 
-@annotate(double='p, w', o='int', return_='double')
-def cell_gap(p, w, o):
-    """The distance along one axis from a particle to the cell o (-1, 0, 1) away from its own,
-    p being its coordinate relative to its own cell's lower edge (a - c * w: in [0, w) up to
-    rounding; outside it for a particle past a wall, whose cell is clamped). 0 for its own cell,
-    never negative."""
-    if o < 0:
-        return max(p, 0.0)
-    if o > 0:
-        return max(w - p, 0.0)
-    return 0.0
-
-
-@annotate(int='c, first, last, ncell, periodic, which', return_='int')
-def cell_run_between(c, first, last, ncell, periodic, which):
-    """The cells c + first .. c + last along one axis (-1 <= first <= 0 <= last <= 1) as at most
-    two runs of consecutive cells in increasing order, as cell_run gives c - 1 .. c + 1: which 0
-    and 1 give the first and last cell of the first run, 2 and 3 those of the second (empty,
-    first > last, unless the axis wraps there; ncell >= 3 when periodic). Clipped at a
-    non-periodic edge."""
-    lo, hi = declare('int', 2)
-    lo = c + first
-    hi = c + last
-    if periodic == 0:
-        lo = max(lo, 0)
-        hi = min(hi, ncell - 1)
-    elif lo < 0:
-        # Wraps below 0: 0 .. hi, then the last cell.
-        if which == 0:
-            return 0
-        if which == 1:
-            return hi
-        return ncell - 1
-    elif hi >= ncell:
-        # Wraps past the last cell: cell 0, then lo .. ncell - 1.
-        if which <= 1:
-            return 0
-        if which == 2:
-            return lo
-        return ncell - 1
-    if which == 0:
-        return lo
-    if which == 1:
-        return hi
-    if which == 2:
-        return 1
-    return 0
-
-
-# Relative margin of the cell culling of fill_neighbors_capped_half: a cell is skipped only when
-# its nearest point is farther than r_list by this much (rounding is 1e-16 of r_list^2).
-CELL_CULL_MARGIN = 1e-6
+@annotate(i='int', doublep='x, y, z, xs, ys, zs',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
+          double='lx, ly, lz, cell_w, cell_h, cell_d, rl2', int='periodic, ncx, ncy, ncz')
+def fill_neighbors_capped_small_cells(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx, cap,
+                                      order, cell_start, cell_end, lx, ly, lz, periodic, cell_w,
+                                      cell_h, cell_d, ncx, ncy, ncz, rl2):
+    """fill_neighbors_capped on any grid the host makes (cell_reach 1 or 2 along each axis): with
+    cells of r_list / 2 it visits the 125 cells around i's as 25 runs of 5 consecutive keys (two
+    where x wraps), in increasing key order, so a row is in index order when the particles are
+    in cell order, as fill_neighbors_capped's; on cells of r_list it gives the same rows, entry
+    for entry. The same contract, chunked tests and appends."""
+    near = declare("matrix(NBR_CHUNK, 'int')")
+    xi, yi, zi, hx, hy, hz, dx, dy, dz = declare('double', 9)
+    cx, cy, cz, ny, nz, j, row, last, count, key, lo, hi, m = declare('int', 13)
+    a0, a1, b0, b1, rx, ry, rz = declare('int', 7)
+    xi = x[i]
+    yi = y[i]
+    zi = z[i]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
+    cx = cell_coord(xi, cell_w, ncx, periodic & 1)
+    cy = cell_coord(yi, cell_h, ncy, periodic & 2)
+    cz = cell_coord(zi, cell_d, ncz, periodic & 4)
+    rx = cell_reach(cell_w, rl2)
+    ry = cell_reach(cell_h, rl2)
+    rz = cell_reach(cell_d, rl2)
+    # The cells along x: the run a0..a1 and, where a periodic x wraps, the run b0..b1 after it.
+    a0 = cell_run_between(cx, -rx, rx, ncx, periodic & 1, 0)
+    a1 = cell_run_between(cx, -rx, rx, ncx, periodic & 1, 1)
+    b0 = cell_run_between(cx, -rx, rx, ncx, periodic & 1, 2)
+    b1 = cell_run_between(cx, -rx, rx, ncx, periodic & 1, 3)
+    row = i * (cap + 1)
+    last = row + cap
+    count = 0
+    for sz in range(2 * rz + 1):
+        nz = sorted_cell_in_reach(cz, sz, rz, ncz, periodic & 4)
+        if nz < 0:
+            continue
+        for sy in range(2 * ry + 1):
+            ny = sorted_cell_in_reach(cy, sy, ry, ncy, periodic & 2)
+            if ny < 0:
+                continue
+            key = (nz * ncy + ny) * ncx
+            for run in range(2):
+                if run == 0:
+                    lo = cell_start[key + a0]
+                    hi = cell_end[key + a1]
+                elif b0 <= b1:
+                    lo = cell_start[key + b0]
+                    hi = cell_end[key + b1]
+                else:
+                    hi = lo
+                for base in range(lo, hi, NBR_CHUNK):
+                    m = min(NBR_CHUNK, hi - base)
+                    for t in range(m):
+                        dx = min_image_wrapped(xi - xs[base + t], lx, hx)
+                        dy = min_image_wrapped(yi - ys[base + t], ly, hy)
+                        dz = min_image_wrapped(zi - zs[base + t], lz, hz)
+                        near[t] = 1 if dx * dx + dy * dy + dz * dz < rl2 else 0
+                    for t in range(m):
+                        j = order[base + t]
+                        nbr_idx[min(row + count, last)] = j
+                        count += near[t] if j != i else 0
+    nbr_start[i] = row
+    nbr_count[i] = count
 
 
 @annotate(i='int', doublep='x, y, z, xs, ys, zs',
@@ -264,7 +284,7 @@ def fill_neighbors_capped_half(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr
     cell is kept by its lower index. Rows are in cell-visit order (sort_neighbors sorts them).
 
     Cells whose nearest point is farther from i than r_list hold no neighbour and are not
-    searched (cell_gap, CELL_CULL_MARGIN): a row of cells (y, z offset) when its y and z gaps
+    searched (cell_gap, cull_reach2): a row of cells (y, z offset) when its y and z gaps
     alone reach r_list, and the cells at the ends of a row's run along x when their x gap
     does. With cells about r_list wide that leaves about 2/3 of the candidates; the list is the
     same.
@@ -286,7 +306,7 @@ def fill_neighbors_capped_half(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr
     px = xi - cx * cell_w
     py = yi - cy * cell_h
     pz = zi - cz * cell_d
-    reach2 = rl2 * (1.0 + CELL_CULL_MARGIN)
+    reach2 = cull_reach2(rl2)
     nx = neighbor_cell(cx, 1, ncx, periodic & 1)
     row = i * (cap + 1)
     last = row + cap
@@ -358,6 +378,120 @@ def fill_neighbors_capped_half(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr
     nbr_count[i] = count
 
 
+@annotate(i='int', doublep='x, y, z, xs, ys, zs',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
+          double='lx, ly, lz, cell_w, cell_h, cell_d, rl2', int='periodic, ncx, ncy, ncz')
+def fill_neighbors_capped_half_small_cells(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr_idx,
+                                           cap, order, cell_start, cell_end, lx, ly, lz, periodic,
+                                           cell_w, cell_h, cell_d, ncx, ncy, ncz, rl2):
+    """fill_neighbors_capped_half on any grid the host makes (cell_reach 1 or 2 along each axis).
+    With cells of r_list / 2 (ncell >= 5 on a periodic axis) it searches the same half of the
+    125 cells: the two layers above i's (25 cells each), the two rows above in i's layer (5
+    each), the two cells after i's along x, and i's own (only j > i), skipping the cells whose
+    nearest point is farther than r_list (cell_gap, cull_reach2); each pair within r_list is in
+    exactly one row. On cells of r_list it gives fill_neighbors_capped_half's rows, entry for
+    entry."""
+    near = declare("matrix(NBR_CHUNK, 'int')")
+    xi, yi, zi, hx, hy, hz, dx, dy, dz = declare('double', 9)
+    px, py, pz, gx, gy, gz, rem, reach2 = declare('double', 8)
+    cx, cy, cz, ny, nz, j, row, last, count, key, lo, hi, m, own = declare('int', 14)
+    oy, x0, x1, rx, ry, rz, first, part, c0, c1, mine = declare('int', 11)
+    xi = x[i]
+    yi = y[i]
+    zi = z[i]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
+    cx = cell_coord(xi, cell_w, ncx, periodic & 1)
+    cy = cell_coord(yi, cell_h, ncy, periodic & 2)
+    cz = cell_coord(zi, cell_d, ncz, periodic & 4)
+    rx = cell_reach(cell_w, rl2)
+    ry = cell_reach(cell_h, rl2)
+    rz = cell_reach(cell_d, rl2)
+    px = xi - cx * cell_w
+    py = yi - cy * cell_h
+    pz = zi - cz * cell_d
+    reach2 = cull_reach2(rl2)
+    row = i * (cap + 1)
+    last = row + cap
+    count = 0
+    lo = 0
+    hi = 0
+    for oz in range(rz + 1):
+        nz = neighbor_cell(cz, oz, ncz, periodic & 4)
+        if nz < 0:
+            continue
+        gz = cell_gap(pz, cell_d, oz)
+        if gz * gz >= reach2:
+            continue
+        for sy in range(2 * ry + 1):
+            # Layers above i's: every row, in increasing order; i's layer: rows cy .. cy + ry.
+            if oz > 0:
+                ny = sorted_cell_in_reach(cy, sy, ry, ncy, periodic & 2)
+            elif sy <= ry:
+                ny = neighbor_cell(cy, sy, ncy, periodic & 2)
+            else:
+                ny = -1
+            if ny < 0:
+                continue
+            # The row's offset along y (-ry .. ry), across a periodic seam too.
+            oy = ny - cy
+            if oy > ry:
+                oy -= ncy
+            elif oy < -ry:
+                oy += ncy
+            gy = cell_gap(py, cell_h, oy)
+            rem = reach2 - gy * gy - gz * gz
+            if rem <= 0.0:
+                continue
+            # The cells along x within reach: cx + x0 .. cx + x1 (gaps grow with the offset).
+            x0 = 0
+            x1 = 0
+            for o in range(1, rx + 1):
+                gx = cell_gap(px, cell_w, -o)
+                if gx * gx < rem:
+                    x0 = -o
+                gx = cell_gap(px, cell_w, o)
+                if gx * gx < rem:
+                    x1 = o
+            key = (nz * ncy + ny) * ncx
+            # i's own row: its own cell first (run 0, only j > i), then the cells cx + 1 ..
+            # cx + x1; other rows: cx + x0 .. cx + x1. Each range is one or two runs of
+            # consecutive keys (two where a periodic x wraps).
+            own = 1 if oz == 0 and oy == 0 else 0
+            first = 1 if own == 1 else x0
+            for run in range(3):
+                part = run - own
+                # i's own cell: only j > i.
+                mine = 1 if own == 1 and run == 0 else 0
+                if mine == 1:
+                    lo = cell_start[key + cx]
+                    hi = cell_end[key + cx]
+                elif part <= 1 and first <= x1:
+                    c0 = cell_run_between(cx, first, x1, ncx, periodic & 1, 2 * part)
+                    c1 = cell_run_between(cx, first, x1, ncx, periodic & 1, 2 * part + 1)
+                    if c0 <= c1:
+                        lo = cell_start[key + c0]
+                        hi = cell_end[key + c1]
+                    else:
+                        hi = lo
+                else:
+                    hi = lo
+                for base in range(lo, hi, NBR_CHUNK):
+                    m = min(NBR_CHUNK, hi - base)
+                    for t in range(m):
+                        dx = min_image_wrapped(xi - xs[base + t], lx, hx)
+                        dy = min_image_wrapped(yi - ys[base + t], ly, hy)
+                        dz = min_image_wrapped(zi - zs[base + t], lz, hz)
+                        near[t] = 1 if dx * dx + dy * dy + dz * dz < rl2 else 0
+                    for t in range(m):
+                        j = order[base + t]
+                        nbr_idx[min(row + count, last)] = j
+                        count += near[t] if j > i or mine == 0 else 0
+    nbr_start[i] = row
+    nbr_count[i] = count
+
+
 @annotate(t='int', doublep='x, y, z, xs, ys, zs',
           intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end',
           double='lx, ly, lz, cell_w, cell_h, cell_d, rl2',
@@ -410,6 +544,84 @@ def fill_neighbors_capped_pairwise(t, x, y, z, xs, ys, zs, nbr_start, nbr_count,
             continue
         for ry in range(3):
             ny = sorted_neighbor_cell(cy, ry, ncy, periodic & 2)
+            if ny < 0:
+                continue
+            key = (nz * ncy + ny) * ncx
+            for run in range(2):
+                if run == 0:
+                    lo = cell_start[key + a0]
+                    hi = cell_end[key + a1]
+                elif b0 <= b1:
+                    lo = cell_start[key + b0]
+                    hi = cell_end[key + b1]
+                else:
+                    hi = lo
+                # A counted loop with unit step, which the GPU compilers unroll as they did
+                # range(lo, hi) (a loop stepping by the run-time lanes measured 20 % slower
+                # with one lane).
+                for q in range((hi - lo - lane + lanes - 1) // lanes):
+                    k = lo + lane + q * lanes
+                    dx = min_image_wrapped(xi - xs[k], lx, hx)
+                    dy = min_image_wrapped(yi - ys[k], ly, hy)
+                    dz = min_image_wrapped(zi - zs[k], lz, hz)
+                    if dx * dx + dy * dy + dz * dz < rl2:
+                        j = order[k]
+                        if j != i:
+                            if count < capl:
+                                nbr_idx[slot] = j
+                                slot += step
+                            count += 1
+    if lane == 0:
+        nbr_start[i] = row
+    nbr_count[t] = count
+
+
+@annotate(t='int', doublep='x, y, z, xs, ys, zs',
+          intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end',
+          double='lx, ly, lz, cell_w, cell_h, cell_d, rl2',
+          int='cap, stride, lanes, periodic, ncx, ncy, ncz')
+def fill_neighbors_capped_pairwise_small_cells(t, x, y, z, xs, ys, zs, nbr_start, nbr_count,
+                                               nbr_idx, cap, stride, lanes, order, cell_start,
+                                               cell_end, lx, ly, lz, periodic, cell_w, cell_h,
+                                               cell_d, ncx, ncy, ncz, rl2):
+    """fill_neighbors_capped_pairwise on any grid the host makes (cell_reach 1 or 2 along each
+    axis): the rows of fill_neighbors_capped_small_cells, entry for entry, in the GPU form (one
+    candidate at a time, stride and lanes as fill_neighbors_capped_pairwise's). A separate
+    kernel, so that the cells of r_list keep the loops of three cells a GPU compiler unrolls."""
+    xi, yi, zi, hx, hy, hz, dx, dy, dz = declare('double', 9)
+    i, lane, cx, cy, cz, ny, nz, j, row, count, key, lo, hi = declare('int', 13)
+    a0, a1, b0, b1, capl, slot, step, k, rx, ry, rz = declare('int', 11)
+    i = t // lanes
+    lane = t - i * lanes
+    xi = x[i]
+    yi = y[i]
+    zi = z[i]
+    hx = half_length(lx, periodic & 1)
+    hy = half_length(ly, periodic & 2)
+    hz = half_length(lz, periodic & 4)
+    cx = cell_coord(xi, cell_w, ncx, periodic & 1)
+    cy = cell_coord(yi, cell_h, ncy, periodic & 2)
+    cz = cell_coord(zi, cell_d, ncz, periodic & 4)
+    rx = cell_reach(cell_w, rl2)
+    ry = cell_reach(cell_h, rl2)
+    rz = cell_reach(cell_d, rl2)
+    # The cells along x: the run a0..a1 and, where a periodic x wraps, the run b0..b1 after it.
+    a0 = cell_run_between(cx, -rx, rx, ncx, periodic & 1, 0)
+    a1 = cell_run_between(cx, -rx, rx, ncx, periodic & 1, 1)
+    b0 = cell_run_between(cx, -rx, rx, ncx, periodic & 1, 2)
+    b1 = cell_run_between(cx, -rx, rx, ncx, periodic & 1, 3)
+    row = i * (cap + 1) if stride == 1 else i
+    # The lane's capacity, next entry and entry step, once (not per candidate).
+    capl = cap // lanes
+    slot = row + lane * stride
+    step = lanes * stride
+    count = 0
+    for sz in range(2 * rz + 1):
+        nz = sorted_cell_in_reach(cz, sz, rz, ncz, periodic & 4)
+        if nz < 0:
+            continue
+        for sy in range(2 * ry + 1):
+            ny = sorted_cell_in_reach(cy, sy, ry, ncy, periodic & 2)
             if ny < 0:
                 continue
             key = (nz * ncy + ny) * ncx

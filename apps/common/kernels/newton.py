@@ -5,10 +5,13 @@ no two threads add into one place and the sums never depend on the timing, the p
 into `nchunk` chunks of consecutive indices (chunk_lo); the force kernel runs over the chunks and
 each chunk adds the terms of its rows into its own buffer, which covers the index range
 [rlo[c], rhi[c]) its rows touch (newton_ranges, after every list build) at offset boff[c] in one
-array per quantity. newton_sum (3D: fx, fy, fz, pe, vir) or newton_sum_2d (fx, fy, pe, vir) then
-adds, for each particle, the buffers of the chunks whose range holds it, in chunk order, and
-clears them for the next step. The chunk count is a property of the run (never of the thread
-count), so the result is the same on any number of threads.
+array per quantity. The range is circular: rhi[c] may pass n, the indices past n standing for
+0, 1, ... (newton_entry), so that a chunk of the last cells, whose neighbours across the periodic
+seam are the first particles, does not need a buffer over every index in between. newton_sum
+(3D: fx, fy, fz, pe, vir) or newton_sum_2d (fx, fy, pe, vir) then adds, for each particle, the
+buffers of the chunks whose range holds it, in chunk order, and clears them for the next step.
+The chunk count is a property of the run (never of the thread count), so the result is the same
+on any number of threads.
 """
 
 from smelt import annotate, declare
@@ -22,21 +25,37 @@ def chunk_lo(c, n, nchunk):
 
 @annotate(c='int', intp='nbr_start, nbr_count, nbr_idx, rlo, rhi', int='n, nchunk')
 def newton_ranges(c, nbr_start, nbr_count, nbr_idx, rlo, rhi, n, nchunk):
-    """Run over the chunks: [rlo[c], rhi[c]) = the smallest index range holding chunk c's own
-    particles and every neighbour in their lists (rows with entries one apart)."""
-    lo, hi, a, b, s, j = declare('int', 6)
+    """Run over the chunks: [rlo[c], rhi[c]) = a circular index range (0 <= rlo[c] < n,
+    rlo[c] < rhi[c] <= rlo[c] + n; an index p below rlo[c] stands at p + n) holding chunk c's own
+    particles and every neighbour in their lists (rows with entries one apart): from the chunk's
+    first particle lo, the farthest neighbour ahead (less than n / 2 past lo, circularly) and the
+    farthest behind; [0, n) when those overlap."""
+    lo, hi, ahead, behind, s, d = declare('int', 6)
     lo = chunk_lo(c, n, nchunk)
     hi = chunk_lo(c + 1, n, nchunk)
-    a = lo
-    b = hi
+    ahead = hi - lo
+    behind = 0
     for i in range(lo, hi):
         s = nbr_start[i]
+        # Selects, no branches: the loop runs in SIMD lanes.
         for m in range(nbr_count[i]):
-            j = nbr_idx[s + m]
-            a = min(a, j)
-            b = max(b, j + 1)
-    rlo[c] = a
-    rhi[c] = b
+            d = nbr_idx[s + m] - lo
+            d = d + n if d < 0 else d
+            ahead = max(ahead, d + 1 if 2 * d < n else 0)
+            behind = max(behind, n - d if 2 * d >= n else 0)
+    if ahead + behind >= n:
+        rlo[c] = 0
+        rhi[c] = n
+    else:
+        rlo[c] = lo - behind if lo >= behind else lo - behind + n
+        rhi[c] = rlo[c] + ahead + behind
+
+
+@annotate(int='p, off, first, n', return_='int')
+def newton_entry(p, off, first, n):
+    """The buffer entry of particle p for a chunk whose range starts at `first` (rlo) and whose
+    entries start at off + first (off = boff - rlo): p's place in the circular range."""
+    return off + p + n if p < first else off + p
 
 
 @annotate(c='int', doublep='fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir',
@@ -45,7 +64,8 @@ def newton_sum(c, fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir, rlo, rhi, boff,
     """Run over the chunks: for each particle p of chunk c, fx[p] (fy, fz, pe, vir alike) = 0.0
     plus the entries for p of every chunk whose range holds p, in chunk order; the entries are
     set back to 0 for the next step (the buffers start zeroed). Each chunk's entries for c's
-    particles are one run, added in a loop over consecutive places (SIMD lanes)."""
+    particles are at most two runs (its range circular), each added in a loop over consecutive
+    places (SIMD lanes)."""
     lo, hi, a, b, off = declare('int', 5)
     lo = chunk_lo(c, n, nchunk)
     hi = chunk_lo(c + 1, n, nchunk)
@@ -70,6 +90,19 @@ def newton_sum(c, fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir, rlo, rhi, boff,
             bfz[off + p] = 0.0
             bpe[off + p] = 0.0
             bvir[off + p] = 0.0
+        # The part of the range past n: the particles from 0 on.
+        b = min(hi, rhi[d] - n)
+        for p in range(lo, b):
+            fx[p] += bfx[off + n + p]
+            fy[p] += bfy[off + n + p]
+            fz[p] += bfz[off + n + p]
+            pe[p] += bpe[off + n + p]
+            vir[p] += bvir[off + n + p]
+            bfx[off + n + p] = 0.0
+            bfy[off + n + p] = 0.0
+            bfz[off + n + p] = 0.0
+            bpe[off + n + p] = 0.0
+            bvir[off + n + p] = 0.0
 
 
 @annotate(c='int', doublep='fx, fy, pe, vir, bfx, bfy, bpe, bvir', intp='rlo, rhi, boff',
@@ -97,6 +130,17 @@ def newton_sum_2d(c, fx, fy, pe, vir, bfx, bfy, bpe, bvir, rlo, rhi, boff, n, nc
             bfy[off + p] = 0.0
             bpe[off + p] = 0.0
             bvir[off + p] = 0.0
+        # The part of the range past n: the particles from 0 on.
+        b = min(hi, rhi[d] - n)
+        for p in range(lo, b):
+            fx[p] += bfx[off + n + p]
+            fy[p] += bfy[off + n + p]
+            pe[p] += bpe[off + n + p]
+            vir[p] += bvir[off + n + p]
+            bfx[off + n + p] = 0.0
+            bfy[off + n + p] = 0.0
+            bpe[off + n + p] = 0.0
+            bvir[off + n + p] = 0.0
 
 
 @annotate(c='int', doublep='fx, fy, fz, bfx, bfy, bfz', intp='rlo, rhi, boff', int='n, nchunk')
@@ -122,3 +166,12 @@ def newton_sum_forces(c, fx, fy, fz, bfx, bfy, bfz, rlo, rhi, boff, n, nchunk):
             bfx[off + p] = 0.0
             bfy[off + p] = 0.0
             bfz[off + p] = 0.0
+        # The part of the range past n: the particles from 0 on.
+        b = min(hi, rhi[d] - n)
+        for p in range(lo, b):
+            fx[p] += bfx[off + n + p]
+            fy[p] += bfy[off + n + p]
+            fz[p] += bfz[off + n + p]
+            bfx[off + n + p] = 0.0
+            bfy[off + n + p] = 0.0
+            bfz[off + n + p] = 0.0
