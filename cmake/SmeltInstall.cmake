@@ -4,7 +4,8 @@
 #   bin/smelt, bin/md2d, bin/md3d, bin/vortex
 #   include/smelt/...                       the engine's headers (#include "smelt.h")
 #   lib/libsmelt_engine.a, lib/cmake/smelt/ smeltConfig.cmake, smeltTargets.cmake, version
-#   share/smelt/<app>/physics.py            each app's kernels (found from bin/<app> at run time)
+#   share/smelt/<app>/*.py                  each app's kernels: physics.py (found from bin/<app>
+#                                           at run time) and the files it imports
 #   share/smelt/kernels/*.py                the kernels the apps import (apps/common/kernels)
 #   share/smelt/convert.py                  `smelt convert` (python/smelt/convert.py)
 #   share/smelt/configs/                    the shipped configurations (configs/)
@@ -31,13 +32,13 @@ endif()
 install(FILES ${PROJECT_SOURCE_DIR}/python/smelt/convert.py DESTINATION ${SMELT_INSTALL_DATADIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/configs/ DESTINATION ${SMELT_INSTALL_DATADIR}/configs)
 
-# An app's binary finds <bin>/../share/smelt/<app>/physics.py, which imports from
-# share/smelt/kernels (apps/common/kernel_file.h).
+# An app's binary finds <bin>/../share/smelt/<app>/physics.py, which imports from its own folder
+# (md3d: physics_mixed.py) and from share/smelt/kernels (apps/common/kernel_file.h).
 foreach(app md2d md3d vortex)
   if(TARGET ${app})
     install(TARGETS ${app} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-    install(FILES ${PROJECT_SOURCE_DIR}/apps/${app}/physics.py
-            DESTINATION ${SMELT_INSTALL_DATADIR}/${app})
+    file(GLOB app_kernel_files ${PROJECT_SOURCE_DIR}/apps/${app}/*.py)
+    install(FILES ${app_kernel_files} DESTINATION ${SMELT_INSTALL_DATADIR}/${app})
   endif()
 endforeach()
 if(TARGET md2d OR TARGET md3d OR TARGET vortex)

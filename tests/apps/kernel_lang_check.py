@@ -72,6 +72,7 @@ def check_kernel_file(path, fail):
     """Calls fail(message) for every violation in `path` and the kernel files it imports."""
     files = _load_closure(path, fail)
     defined = {}  # name -> (file, FunctionDef): the flat namespace
+    constant_files = {}  # module constant -> the file that assigns it
     for f, (tree, _) in sorted(files.items()):
         for node in tree.body:
             ok = isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef)) or (
@@ -84,12 +85,18 @@ def check_kernel_file(path, fail):
                     fail("%s:%d: %s is also defined in %s (one flat namespace)"
                          % (f.name, node.lineno, node.name, defined[node.name][0].name))
                 defined[node.name] = (f, node)
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        constant_files[t.id] = f
     for f, (tree, imported) in sorted(files.items()):
         own = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
         constants = {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
                      if isinstance(t, ast.Name)}
         for name, source in imported.items():
-            if name not in constants and (name not in defined or defined[name][0] != source):
+            from_source = (constant_files.get(name) == source or
+                           (name in defined and defined[name][0] == source))
+            if name not in constants and not from_source:
                 fail("%s: imports %r, which %s does not define" % (f.name, name, source.name))
         for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
             _check_function(f.name, fn, own | set(imported), fail)
