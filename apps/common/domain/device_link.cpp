@@ -43,12 +43,6 @@ struct RankView {
     std::string device;
 };
 
-std::string host_name() {
-    char name[256] = {};
-    if (::gethostname(name, sizeof name - 1) != 0) return "?";
-    return name;
-}
-
 // Whether every rank can have the link: each one's reason, gathered and broadcast in rank
 // order, and no two ranks on one GPU. "" when all can. Collective.
 std::string refusal(const RankView &mine) {
@@ -75,6 +69,12 @@ std::string refusal(const RankView &mine) {
 }
 
 #if SMELT_HAVE_CUDA
+
+std::string host_name() {
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0) return "?";
+    return name;
+}
 
 class NcclLink : public DeviceLink {
 public:
