@@ -139,22 +139,7 @@ const char *kLiquid =
     "integrator: {kind: nve, dt: 0.005, steps: 100}\n";
 
 std::unique_ptr<Simulation> run(const std::string &neighbor, int steps) {
-    auto s = std::make_unique<Simulation>(
-        md3d_config(std::string(kLiquid) + "neighbor: " + neighbor + "\n" + kQuiet),
-        md3d_physics());
-    s->set_initial_state();
-    for (int k = 0; k < steps; ++k)
-        s->step();
-    return s;
-}
-
-std::vector<std::vector<double>> state_of(Simulation &s) {
-    std::vector<std::vector<double>> v;
-    for (int a = 0; a < 3; ++a) {
-        v.push_back(s.host(s.position(a)));
-        v.push_back(s.host(s.velocity(a)));
-    }
-    return v;
+    return run_steps(std::string(kLiquid) + "neighbor: " + neighbor + "\n" + kQuiet, steps);
 }
 
 // LAMMPS' in.lj liquid, 4000 atoms, 100 NVE steps with rebuilds. Full lists sorted into index

@@ -25,20 +25,12 @@ std::vector<std::vector<double>> positions(Simulation &s) {
     return {s.host(s.position(0)), s.host(s.position(1)), s.host(s.position(2))};
 }
 
-std::unique_ptr<Simulation> run(const std::string &yaml, int steps) {
-    auto s = std::make_unique<Simulation>(md3d_config(yaml), md3d_physics());
-    s->set_initial_state();
-    for (int k = 0; k < steps; ++k)
-        s->step();
-    return s;
-}
-
 TEST(Md3dListOrder, UnsortedListsKeepTheTrajectoryAndRepeat) {
     SerialCpu serial;
     const std::string base = kLiquid;
-    auto sorted = run(base + "neighbor: {sorted_lists: true}\n", 40);
-    auto cell = run(base + "neighbor: {sorted_lists: false}\n", 40);
-    auto again = run(base + "neighbor: {sorted_lists: false}\n", 40);
+    auto sorted = run_steps(base + "neighbor: {sorted_lists: true}\n", 40);
+    auto cell = run_steps(base + "neighbor: {sorted_lists: false}\n", 40);
+    auto again = run_steps(base + "neighbor: {sorted_lists: false}\n", 40);
     // The lists hold the same pairs in another order: the sums round differently.
     const auto a = positions(*sorted), b = positions(*cell), c = positions(*again);
     bool any_difference = false;

@@ -9,8 +9,10 @@
 #include "md3d/simulation.h"
 #include "smelt.h"
 
+#include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace smelt::apps::test_util {
 
@@ -97,6 +99,25 @@ inline std::vector<smelt::Arg> pair_force_args(const md3d::Simulation &sim, cons
             t[1],
             t[2],
             t[3]};
+}
+
+// A Simulation of `yaml` from its initial state, advanced `steps` steps one at a time.
+inline std::unique_ptr<md3d::Simulation> run_steps(const std::string &yaml, int steps) {
+    auto s = std::make_unique<md3d::Simulation>(md3d_config(yaml), md3d_physics());
+    s->set_initial_state();
+    for (int k = 0; k < steps; ++k)
+        s->step();
+    return s;
+}
+
+// x, vx, y, vy, z, vz of a Simulation, on the host, in its particle order.
+inline std::vector<std::vector<double>> state_of(md3d::Simulation &s) {
+    std::vector<std::vector<double>> v;
+    for (int a = 0; a < 3; ++a) {
+        v.push_back(s.host(s.position(a)));
+        v.push_back(s.host(s.velocity(a)));
+    }
+    return v;
 }
 
 } // namespace smelt::apps::test_util
