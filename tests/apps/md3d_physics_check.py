@@ -803,10 +803,11 @@ def check_neighbor_lists():
                   "the limit %g %s" % (label, value, limit, "computes" if computes else "skips"))
 
 
-def half_list(s, periodic, rl, cap):
-    """fill_neighbors_capped_half's rows (after cell_key, the stable sort, cell_bounds and
-    permute_real, as the driver runs them), sorted; also returns the cell counts."""
-    nc = [max(1, int(L // rl)) for L in s.boxl()]
+def binned(s, periodic, rl, per=1):
+    """The binned search's inputs as the driver makes them (cell_key, the stable sort,
+    cell_bounds, permute_real) on a grid of `per` cells per r_list: the cell counts and widths,
+    the order, the cells' bounds and the positions in cell order."""
+    nc = [max(1, int(L * per // rl)) for L in s.boxl()]
     cs = [L / c for L, c in zip(s.boxl(), nc)]
     keys = np.zeros(s.n, dtype=np.int32)
     elementwise(P.cell_key, s.n, *s.pos(), keys, *cs, *nc, periodic)
@@ -817,6 +818,13 @@ def half_list(s, periodic, rl, cap):
     by_cell = [np.zeros(s.n) for _ in range(3)]
     for a in range(3):
         elementwise(P.permute_real, s.n, order, s.pos()[a], by_cell[a])
+    return nc, cs, order, cell_start, cell_end, by_cell
+
+
+def half_list(s, periodic, rl, cap):
+    """fill_neighbors_capped_half's rows (after cell_key, the stable sort, cell_bounds and
+    permute_real, as the driver runs them), sorted; also returns the cell counts."""
+    nc, cs, order, cell_start, cell_end, by_cell = binned(s, periodic, rl)
     start, count = np.full(s.n, -1, np.int32), np.full(s.n, -1, np.int32)
     idx = np.full(s.n * (cap + 1), -1, np.int32)
     elementwise(P.fill_neighbors_capped_half, s.n, *s.pos(), *by_cell, start, count, idx, cap,
@@ -1021,17 +1029,7 @@ def cell_grid_lists(s, periodic, rl, per, cap=300, small_cells_forms=False):
     lanes) and the half rows of fill_neighbors_capped_half, in their *_small_cells forms when
     per is 2 or small_cells_forms is set. Returns the grid and a dict of
     (start, count, idx, stride, lanes) per form."""
-    nc = [max(1, int(L * per // rl)) for L in s.boxl()]
-    cs = [L / c for L, c in zip(s.boxl(), nc)]
-    keys = np.zeros(s.n, dtype=np.int32)
-    elementwise(P.cell_key, s.n, *s.pos(), keys, *cs, *nc, periodic)
-    order = np.argsort(keys, kind="stable").astype(np.int32)
-    ncell = nc[0] * nc[1] * nc[2]
-    cell_start, cell_end = np.zeros(ncell, np.int32), np.zeros(ncell, np.int32)
-    elementwise(P.cell_bounds, ncell, cell_start, cell_end, keys[order].astype(np.int32), s.n)
-    by_cell = [np.zeros(s.n) for _ in range(3)]
-    for a in range(3):
-        elementwise(P.permute_real, s.n, order, s.pos()[a], by_cell[a])
+    nc, cs, order, cell_start, cell_end, by_cell = binned(s, periodic, rl, per)
     grid = (order, cell_start, cell_end, *s.boxl(), periodic, *cs, *nc, rl * rl)
     out = {}
     small = per > 1 or small_cells_forms
