@@ -4,6 +4,7 @@
 #include "common/run_config.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -30,10 +31,15 @@ struct NeighborList::State {
     // Both.
     std::optional<Scan> offsets;
     std::optional<Reduction> displacement2;
+    std::optional<Reduction> stale_test; // 'max(a, b)' of past_limit_map, when the program has it
     std::optional<Elementwise> save_positions;
-    // start_update(): the test's value on the device, and on its way to the host.
-    Array displacement_value;
+    // start_update(): the list's stale flag on the device (int32, zeroed at every build), and
+    // on its way to the host, through the Reduction's pending value or, after start_flag_read(),
+    // through flag_stage.
+    Array stale_flag;
     PendingValue pending_test;
+    std::unique_ptr<HostStage> flag_stage;
+    bool flag_read = false;
 
     Array keys, order, identity, cell_start, cell_end;
     Array nbr_count, nbr_start, nbr_idx, nbr_total;
@@ -190,6 +196,7 @@ void NeighborList::State::save_positions_of_build(const std::vector<Array> &coor
     std::vector<Arg> a = args;
     a.insert(a.end(), s.saved.begin(), s.saved.end());
     (*s.save_positions)(a);
+    if (!s.stale_flag.is_null()) s.backend->fill_zero(s.stale_flag.buffer(), 0, sizeof(int32_t));
 }
 
 int NeighborListSpec::cell_reach(size_t axis) const {
@@ -286,6 +293,10 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
     if (s.spec.rebuild == RebuildPolicy::Displacement) {
         s.displacement2.emplace(&program, "max(a, b)", k.displacement2, DType::Float64, "0",
                                 options);
+        if (program.has_function(k.past_limit)) {
+            s.stale_test.emplace(&program, "max(a, b)", k.past_limit, DType::Int32, "0", options);
+            s.stale_flag = zeros(1, DType::Int32, s.backend);
+        }
         s.save_positions.emplace(program, k.save_positions, options);
     }
     s.nbr_count = Array(DType::Int32, un * size_t(s.spec.lanes), s.backend);
@@ -415,31 +426,52 @@ bool NeighborList::update(const std::vector<Array> &coords) {
     return rebuild;
 }
 
+bool NeighborList::can_test_ahead() const {
+    const State &s = *s_;
+    return s.stale_test && !s.stale && s.spec.rebuild == RebuildPolicy::Displacement &&
+           !s.saved.empty() && s.n > 0;
+}
+
 bool NeighborList::start_update(const std::vector<Array> &coords) {
     State &s = *s_;
     s.pending_test = {};
-    if (s.stale || s.spec.rebuild == RebuildPolicy::EveryStep || s.saved.empty() || s.n == 0)
-        return false;
-    if (s.displacement_value.is_null()) {
-        const DType real = s.saved[0].dtype();
-        s.displacement_value = zeros(1, real, s.backend);
-    }
-    s.pending_test = s.displacement2->start(s.displacement_args(coords), s.displacement_value);
+    s.flag_read = false;
+    if (!can_test_ahead()) return false;
+    std::vector<Arg> args = s.displacement_args(coords);
+    args.emplace_back(s.limit2());
+    s.pending_test = s.stale_test->start(args, s.stale_flag);
     return true;
+}
+
+void NeighborList::start_flag_read() {
+    State &s = *s_;
+    if (!can_test_ahead())
+        throw std::logic_error("NeighborList::start_flag_read where can_test_ahead() is false");
+    s.pending_test = {};
+    if (!s.flag_stage) s.flag_stage = s.backend->host_stage(sizeof(int32_t));
+    s.flag_stage->start(s.stale_flag.buffer(), 0, sizeof(int32_t));
+    s.flag_read = true;
 }
 
 bool NeighborList::finish_update(const std::vector<Array> &coords) {
     State &s = *s_;
-    if (s.pending_test.empty())
+    int32_t flag = 0;
+    if (s.flag_read) {
+        std::memcpy(&flag, s.flag_stage->wait(), sizeof flag);
+    } else if (!s.pending_test.empty()) {
+        flag = s.pending_test.get().as<int32_t>();
+    } else {
         throw std::logic_error("NeighborList::finish_update without a started test");
-    const bool rebuild = s.past_limit(s.pending_test.get());
+    }
     s.pending_test = {};
+    s.flag_read = false;
+    const bool rebuild = flag != 0;
     if (rebuild) build(coords);
     return rebuild;
 }
 
-const Array &NeighborList::displacement_value() const {
-    return s_->displacement_value;
+const Array &NeighborList::stale_flag() const {
+    return s_->stale_flag;
 }
 
 double NeighborList::rebuild_limit2() const {

@@ -42,6 +42,8 @@
 //   count_neighbors_all_pairs(i, coords..., count, n, box..., periodic, rl2)
 //   fill_neighbors_all_pairs(i, coords..., start, idx, n, box..., periodic, rl2)
 //   displacement2_map(i, coords..., saved_coords..., box..., periodic) -> double
+//   past_limit_map(i, coords..., saved_coords..., box..., periodic, limit2) -> int (optional:
+//                  start_update)
 //   save_positions(i, coords..., saved_coords...)
 // apps/md2d/physics.py holds the 2D kernels (`periodic` a flag); apps/common/kernels/
 // neighbors3d.py the 3D ones (`periodic` a per-axis bit mask, NeighborListSpec::periodic_arg).
@@ -142,6 +144,7 @@ struct NeighborKernels {
     std::string count_all_pairs = "count_neighbors_all_pairs";
     std::string fill_all_pairs = "fill_neighbors_all_pairs";
     std::string displacement2 = "displacement2_map";
+    std::string past_limit = "past_limit_map";
     std::string save_positions = "save_positions";
 };
 
@@ -158,17 +161,23 @@ public:
     // `coords`: one array of n positions per axis.
     bool update(const std::vector<Array> &coords);
     // update() in two halves, for a device that should not idle while the host waits for the
-    // displacement test (RebuildPolicy::Displacement). start_update() queues the test and
-    // returns true, or returns false when update() would rebuild without a test (no list yet,
-    // positions replaced, EveryStep): call update() instead. Kernels queued between the two may
-    // read the test's value on the device, displacement_value()[0] (one real of the positions'
-    // dtype: the largest squared displacement since the build), and treat the list as stale
-    // where it exceeds rebuild_limit2() given to them as a real of that dtype: that is exactly
-    // when finish_update() rebuilds. finish_update() waits for the value (not for the kernels
-    // queued after the test), rebuilds when it asks, and returns true when it rebuilt.
+    // displacement test (RebuildPolicy::Displacement, a program with past_limit_map).
+    // start_update() queues the test and returns true, or returns false where can_test_ahead()
+    // is false (no list yet, positions replaced, EveryStep): call update() instead. The test
+    // writes the stale flag, stale_flag()[0] (int32): nonzero when some particle moved past the
+    // limit since the build. Kernels queued between the two may read it on the device and
+    // treat the list as stale where it is nonzero: that is exactly when finish_update()
+    // rebuilds. finish_update() waits for the flag (not for the kernels queued after the
+    // test), rebuilds when it asks, and returns true when it rebuilt.
+    bool can_test_ahead() const;
     bool start_update(const std::vector<Array> &coords);
+    // start_update() for an app that did the test in a kernel of its own: one queued since the
+    // last build, where can_test_ahead() was true, that adds to stale_flag()[0] for each
+    // particle whose past_limit_map is 1, given build_positions() and rebuild_limit2() (every
+    // build zeroes the flag). Queues the flag's read; finish_update() as above.
+    void start_flag_read();
     bool finish_update(const std::vector<Array> &coords);
-    const Array &displacement_value() const;
+    const Array &stale_flag() const;
     double rebuild_limit2() const; // (skin / 2)^2
     // Rebuilds unconditionally.
     void build(const std::vector<Array> &coords);

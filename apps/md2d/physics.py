@@ -45,7 +45,7 @@ from neighbors2d import (cell_key, count_neighbors, count_neighbors_all_pairs,  
                          fill_neighbors_capped_half_small_cells,
                          fill_neighbors_capped_pairwise,
                          fill_neighbors_capped_pairwise_small_cells,
-                         fill_neighbors_capped_small_cells, save_positions)
+                         fill_neighbors_capped_small_cells, past_limit_map, save_positions)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -21,10 +21,12 @@ Conventions (the driver relies on them; apps/md3d/README.md has the equations):
 - Neighbour lists are FULL for compute_forces and compute_forces_chunked (GPUs, several MPI
   ranks); neighbour k of i is nbr_idx[nbr_start[i] + k * nbr_stride] (apps/common/neighbor_list.h:
   stride 1 for rows, n for the interleaved rows of GPUs). Each particle writes only its own force,
-  energy and virial: no atomics, every backend is deterministic. On the cpu backend the lists
-  are HALF (each pair once, fill_neighbors_capped_half) and compute_forces_newton adds each pair
-  to both particles through per-chunk buffers summed in chunk order (apps/common/kernels/
-  newton.py): deterministic too, and independent of the thread count.
+  energy and virial: no atomics in a force loop, every backend is deterministic. On the cpu
+  backend the lists are HALF (each pair once, fill_neighbors_capped_half) and
+  compute_forces_newton adds each pair to both particles through per-chunk buffers summed in
+  chunk order (apps/common/kernels/newton.py): deterministic too, and independent of the thread
+  count. (The one atomic, sum_lanes_kick_kick_drift's count of moved particles, is only compared
+  with zero.)
 - Pair energies and virials are split half and half between the two particles, so summing pe[]
   (or vir[]) over all particles gives the total.
 - Random numbers are counter based (rng.py): the Langevin kick of particle i at step s uses
@@ -34,7 +36,7 @@ Conventions (the driver relies on them; apps/md3d/README.md has the equations):
 
 from math import exp, expm1, sqrt
 
-from smelt import annotate, declare
+from smelt import annotate, atomic_inc, declare
 
 from box import axis_periodic, half_length, min_image_wrapped, wrap_axis
 from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv
@@ -57,7 +59,7 @@ from neighbors3d import (cell_key, count_neighbors, count_neighbors_all_pairs,  
                          fill_neighbors_capped_half_small_cells,
                          fill_neighbors_capped_pairwise,
                          fill_neighbors_capped_pairwise_small_cells,
-                         fill_neighbors_capped_small_cells, save_positions)
+                         fill_neighbors_capped_small_cells, past_limit_map, save_positions)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,12 +76,12 @@ def pair_shift_table(k, eps_t, sig_t, rc2_t, eshift_t, shift):
 # Forces: one writer per particle (full neighbour list).
 # ---------------------------------------------------------------------------------------------
 
-@annotate(t='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t, stale',
-          intp='nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz, limit2',
+@annotate(t='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
+          intp='nbr_start, nbr_count, nbr_idx, typ, stale', double='lx, ly, lz',
           int='nbr_stride, periodic, ntypes, lanes, energy')
 def compute_forces(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx, nbr_stride,
                    lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t, eshift_t, lanes,
-                   energy, stale, limit2):
+                   energy, stale):
     """LJ force, potential energy and virial of particle i = t // lanes from lane t % lanes.
 
     Run over lanes * n items, on a list whose rows are split over the same lanes
@@ -94,15 +96,15 @@ def compute_forces(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_id
     Pairs in the list but beyond their cutoff (the skin) are skipped. Positions must be wrapped
     on periodic axes (min_image_wrapped). One pair at a time: the GPU form.
 
-    When stale[0] > limit2 nothing is computed or written: the launch was queued behind the
-    list's displacement test (NeighborList::start_update, stale its value) before the host knew
-    the result, and a stale list means a rebuild and this launch again. Pass a zero and 0 to
-    always compute.
+    When stale[0] != 0 nothing is computed or written: the launch was queued behind the list's
+    displacement test (NeighborList::start_update, stale its flag) before the host knew the
+    result, and a stale list means a rebuild and this launch again. Pass a zero to always
+    compute.
     """
     xi, yi, zi, hx, hy, hz, dx, dy, dz, r2, inv, ff = declare('double', 12)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
     i, lane, start, j, row, k, p, step = declare('int', 8)
-    if stale[0] > limit2:
+    if stale[0] != 0:
         return
     i = t // lanes
     lane = t - i * lanes
@@ -185,12 +187,12 @@ def sum_lanes_kick(i, vx, vy, vz, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir,
     kick(i, vx, vy, vz, fx, fy, fz, typ, mass, dt)
 
 
-@annotate(t='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t, stale',
-          intp='sel, nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz, limit2',
+@annotate(t='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
+          intp='sel, nbr_start, nbr_count, nbr_idx, typ, stale', double='lx, ly, lz',
           int='nbr_stride, periodic, ntypes, lanes, energy')
 def compute_forces_subset(t, sel, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx,
                           nbr_stride, lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t,
-                          eshift_t, lanes, energy, stale, limit2):
+                          eshift_t, lanes, energy, stale):
     """compute_forces for the particles sel[0], sel[1], ... only: run over lanes * len(sel)
     items, item t is compute_forces' item sel[t // lanes] * lanes + t % lanes, so each of them
     gets the same bits as in a launch over all particles, and the others are left as they are.
@@ -200,7 +202,7 @@ def compute_forces_subset(t, sel, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_c
     k = t // lanes
     compute_forces(sel[k] * lanes + t - k * lanes, x, y, z, fx, fy, fz, pe, vir, nbr_start,
                    nbr_count, nbr_idx, nbr_stride, lx, ly, lz, periodic, typ, ntypes, eps_t,
-                   sig_t, rc2_t, eshift_t, lanes, energy, stale, limit2)
+                   sig_t, rc2_t, eshift_t, lanes, energy, stale)
 
 
 # FORCE_CHUNK, the neighbours compute_forces_chunked evaluates per chunk, is defined with the
@@ -588,17 +590,28 @@ def kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, ix, iy, iz, typ, mass, dt, lx
     wrap_positions(i, x, y, z, ix, iy, iz, lx, ly, lz, periodic)
 
 
-@annotate(i='int', intp='ix, iy, iz, typ', int='lanes, periodic', double='dt, lx, ly, lz',
-          doublep='x, y, z, vx, vy, vz, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, mass')
+@annotate(i='int', intp='ix, iy, iz, typ, stale', int='lanes, periodic, test',
+          double='dt, lx, ly, lz, limit2',
+          doublep='x, y, z, vx, vy, vz, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, mass, '
+                  'x0, y0, z0')
 def sum_lanes_kick_kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe,
-                              lvir, lanes, ix, iy, iz, typ, mass, dt, lx, ly, lz, periodic):
+                              lvir, lanes, ix, iy, iz, typ, mass, dt, lx, ly, lz, periodic, test,
+                              x0, y0, z0, limit2, stale):
     """A step's end and the next step's start in one launch, where nothing observes the state
     in between (Simulation::advance): the lanes' force sums (no energies), the closing half-kick,
-    then kick_drift. The same operations in the same order as the separate launches."""
+    then kick_drift. The same operations in the same order as the separate launches.
+
+    With test != 0 the launch also does the list's displacement test on the drifted positions:
+    each particle past limit2 since the build (x0, y0, z0) adds 1 to stale[0], which the list
+    zeroed at that build, so stale[0] != 0 exactly where past_limit_map's max is 1
+    (NeighborList::start_flag_read). One launch a step less than a separate Reduction."""
     sum_lanes(i, fx, fy, fz, pe, vir, lfx, lfy, lfz, lpe, lvir, lanes, 0)
     kick(i, vx, vy, vz, fx, fy, fz, typ, mass, dt)
     kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, ix, iy, iz, typ, mass, dt, lx, ly, lz,
                periodic)
+    if test != 0:
+        if past_limit_map(i, x, y, z, x0, y0, z0, lx, ly, lz, periodic, limit2) != 0:
+            atomic_inc(stale[0])
 
 
 @annotate(i='int', doublep='vx, vy, vz, mass, dke', intp='typ, ids', double='gamma_dt, kT',

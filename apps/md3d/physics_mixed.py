@@ -25,12 +25,12 @@ def pair_delta_f(d, length, half):
     return cast(min_image_wrapped(d, length, half), 'float')
 
 
-@annotate(t='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t, stale',
-          intp='nbr_start, nbr_count, nbr_idx, typ', double='lx, ly, lz, limit2',
+@annotate(t='int', doublep='x, y, z, fx, fy, fz, pe, vir, eps_t, sig_t, rc2_t, eshift_t',
+          intp='nbr_start, nbr_count, nbr_idx, typ, stale', double='lx, ly, lz',
           int='nbr_stride, periodic, ntypes, lanes, energy')
 def compute_forces_mixed(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, nbr_idx,
                          nbr_stride, lx, ly, lz, periodic, typ, ntypes, eps_t, sig_t, rc2_t,
-                         eshift_t, lanes, energy, stale, limit2):
+                         eshift_t, lanes, energy, stale):
     """compute_forces (same arguments, lanes and outputs) with each pair in float32: the
     difference pair_delta_f, r^2, 1/r^2 and the LJ force and energy terms (lj.py's _f twins) are
     floats; each pair's f_ij * dx, u_ij and f_ij r^2 are added in float64, and the energy shift
@@ -41,7 +41,7 @@ def compute_forces_mixed(t, x, y, z, fx, fy, fz, pe, vir, nbr_start, nbr_count, 
     dx, dy, dz, r2, inv, ff, e, sg = declare('float', 8)
     fxi, fyi, fzi, ei, wi = declare('double', 5)
     i, lane, start, j, row, k, p, step = declare('int', 8)
-    if stale[0] > limit2:  # as in compute_forces
+    if stale[0] != 0:  # as in compute_forces
         return
     i = t // lanes
     lane = t - i * lanes

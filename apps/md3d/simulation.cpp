@@ -338,9 +338,11 @@ void Simulation::ensure_energies() {
     evaluate_forces(true);
 }
 
-bool Simulation::update_and_evaluate(bool energies, double kick_dt, bool defer) {
+bool Simulation::update_and_evaluate(bool energies, double kick_dt, bool defer, bool tested) {
     const std::vector<Array> x = {pos_[0], pos_[1], pos_[2]};
-    if (!test_ahead_ || !neighbors_.start_update(x)) {
+    if (tested) {
+        neighbors_.start_flag_read(); // the joined kicks' launch did the test
+    } else if (!test_ahead_ || !neighbors_.start_update(x)) {
         update_neighbors();
         if (!defer) return evaluate_forces(energies, kick_dt);
         launch_pair_forces(energies, nullptr);
@@ -348,9 +350,9 @@ bool Simulation::update_and_evaluate(bool energies, double kick_dt, bool defer) 
     }
     // The device runs the force loop on the current list while the host waits for the list's
     // displacement test, which was queued before it; when the test finds the list stale the
-    // loop exits at once (it reads the test's value) and runs again on the rebuilt list.
+    // loop exits at once (it reads the test's flag) and runs again on the rebuilt list.
     // Without this the device would idle for the read-back and the next launch every step.
-    launch_pair_forces(energies, &neighbors_.displacement_value());
+    launch_pair_forces(energies, &neighbors_.stale_flag());
     if (neighbors_.finish_update(x)) launch_pair_forces(energies, nullptr);
     return finish_forces(energies, kick_dt, defer);
 }
@@ -451,13 +453,12 @@ void Simulation::launch_pair_forces(bool energies, const Array *stale) {
                                     rc2_t_,
                                     eshift_t_};
     if (!forces_chunked_) {
-        // The GPU form also takes its lanes, whether to write pe and vir, and the displacement
-        // test it may have been queued behind (a zero against 0: no test, always compute).
-        if (fresh_.is_null()) fresh_ = zeros(1, real_, backend_);
+        // The GPU form also takes its lanes, whether to write pe and vir, and the stale flag of
+        // the displacement test it may have been queued behind (a zero: always compute).
+        if (fresh_.is_null()) fresh_ = zeros(1, DType::Int32, backend_);
         args.push_back(int32_t(lanes));
         args.push_back(int32_t(writes_energies(energies) ? 1 : 0));
         args.push_back(stale ? *stale : fresh_);
-        args.push_back(stale ? neighbors_.rebuild_limit2() : 0.0);
     } else if (forces_skip_energies_) {
         args.push_back(int32_t(writes_energies(energies) ? 1 : 0)); // compute_forces_chunked_mixed
     }
@@ -499,8 +500,14 @@ bool Simulation::finish_forces(bool energies, double kick_dt, bool defer) {
     return kicked;
 }
 
-void Simulation::joined_kick_drift(double dt) {
+bool Simulation::joined_kick_drift(double dt, bool may_test) {
     const auto &box = config_.system.box;
+    // The list's displacement test in the same launch, where the list has one to test against
+    // (otherwise the arguments are placeholders the kernel does not read).
+    const bool test = may_test && neighbors_.can_test_ahead();
+    const std::vector<Array> &x0 =
+        test ? neighbors_.build_positions() : std::vector<Array>{pos_[0], pos_[1], pos_[2]};
+    if (fresh_.is_null()) fresh_ = zeros(1, DType::Int32, backend_);
     (*joined_kicks_)(n_local_, {pos_[0],
                                 pos_[1],
                                 pos_[2],
@@ -527,14 +534,22 @@ void Simulation::joined_kick_drift(double dt) {
                                 box[0],
                                 box[1],
                                 box[2],
-                                local_periodic_});
+                                local_periodic_,
+                                int32_t(test ? 1 : 0),
+                                x0[0],
+                                x0[1],
+                                x0[2],
+                                neighbors_.rebuild_limit2(),
+                                test ? neighbors_.stale_flag() : fresh_});
+    return test;
 }
 
 void Simulation::step_nve(bool defer) {
     const auto &box = config_.system.box;
     const double dt = config_.integrator.dt;
+    bool tested = false;
     if (kick_pending_) {
-        joined_kick_drift(dt);
+        tested = joined_kick_drift(dt, true);
         kick_pending_ = false;
     } else {
         kick_drift_({pos_[0], pos_[1], pos_[2], vel_[0], vel_[1], vel_[2], force_[0], force_[1],
@@ -542,7 +557,7 @@ void Simulation::step_nve(bool defer) {
                      local_periodic_});
     }
     const bool sampled = sampled_after_step();
-    if (!update_and_evaluate(sampled, dt, defer && !sampled))
+    if (!update_and_evaluate(sampled, dt, defer && !sampled, tested))
         kick_({vel_[0], vel_[1], vel_[2], force_[0], force_[1], force_[2], typ_, mass_, dt});
 }
 
@@ -650,7 +665,7 @@ void Simulation::compile_kernels() {
     (void)observables();
     if (joined_kicks_) {
         // As below, then a drift by dt = 0: wrapped positions stay put.
-        joined_kick_drift(0.0);
+        joined_kick_drift(0.0, false);
     }
     if (sum_lanes_kick_) {
         // The lanes of the forces just computed, summed again into the same forces, and a kick

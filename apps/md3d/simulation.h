@@ -173,15 +173,19 @@ private:
     void step_langevin();
     // Applies a deferred closing half-kick (with the lanes' sums) now.
     void flush_kick();
-    // The lanes' sums, the deferred closing half-kick, then kick_drift, all by dt, in one launch.
-    void joined_kick_drift(double dt);
+    // The lanes' sums, the deferred closing half-kick, then kick_drift, all by dt, in one launch;
+    // with `may_test` also the list's displacement test on the new positions where the list has
+    // one (NeighborList::can_test_ahead): true when it did, and the next update_and_evaluate()
+    // must be told so (`tested`).
+    bool joined_kick_drift(double dt, bool may_test);
     // The lanes' sums into force_ (and pe_, vir_ with `energies`), then the kick by dt.
     void sum_lanes_kick(bool energies, double dt);
     // The neighbour update of compute_forces (serial or with the domain's ghosts).
     void update_neighbors();
     // update_neighbors() then evaluate_forces(), or the same with the list's test read back
-    // while the force loop runs (test_ahead_).
-    bool update_and_evaluate(bool energies, double kick_dt, bool defer = false);
+    // while the force loop runs (test_ahead_; `tested`: joined_kick_drift did the test).
+    bool update_and_evaluate(bool energies, double kick_dt, bool defer = false,
+                             bool tested = false);
     // Forces at the current positions with the current list (+ walls); energies and virials
     // too when `energies` (and always where writes_energies says so). kick_dt != 0: the caller
     // kicks with these forces next (v += (kick_dt/2) f/m), which it may do itself: true when it
@@ -266,7 +270,7 @@ private:
     // The GPU form on one rank with the displacement rule: the list's test is read back while
     // the force loop of the current list runs (update_and_evaluate).
     bool test_ahead_ = false;
-    smelt::Array fresh_;            // one zero: the test value of a launch that always computes
+    smelt::Array fresh_;            // int32 zero: the stale flag of a launch that always computes
     bool energies_current_ = false; // pe_ and vir_ belong to the current forces
     int64_t energy_passes_ = 0, force_only_passes_ = 0;
     smelt::Reduction ke_, pe_sum_, virial_, heat_sum_, px_, py_, pz_;

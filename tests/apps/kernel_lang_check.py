@@ -18,7 +18,7 @@ NOT_KERNEL_MODULES = {"math", "smelt"}
 BUILTINS = {"floor", "ceil", "trunc", "sqrt", "cbrt", "exp", "expm1", "log", "log1p", "log2",
             "log10", "pow", "sin", "cos", "tan", "atan2", "hypot", "fabs", "fmod", "copysign",
             "erf", "erfc", "isnan", "isinf", "isfinite", "min", "max", "abs", "int", "float",
-            "declare", "cast", "range"}
+            "declare", "cast", "range", "atomic_inc", "atomic_dec", "atomic_add"}
 SCALAR_TYPES = {"int", "uint", "long", "ulong", "double", "float"}
 TYPE_NAMES = SCALAR_TYPES | {t + "p" for t in SCALAR_TYPES}
 ALLOWED_NODES = (ast.FunctionDef, ast.arguments, ast.arg, ast.Expr, ast.Assign, ast.AugAssign,

@@ -302,8 +302,7 @@ TEST(Md3dEngine, ChunkedForcesEqualThePairLoop) {
             if (f == 0) { // one lane, with energies, no displacement test to skip for
                 args.push_back(int32_t(1));
                 args.push_back(int32_t(1));
-                args.push_back(smelt::zeros(1));
-                args.push_back(0.0);
+                args.push_back(smelt::zeros(1, smelt::DType::Int32));
             }
             smelt::Elementwise forces(md3d_physics(), kernels[f]);
             forces(args);

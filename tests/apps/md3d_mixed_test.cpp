@@ -198,8 +198,7 @@ TEST(Md3dMixed, BothFormsAreFloat32PairsSummedInFloat64) {
             if (gpu_form) args.push_back(int32_t(1));
             args.push_back(energy);
             if (gpu_form) { // no displacement test to skip for
-                args.push_back(smelt::zeros(1));
-                args.push_back(0.0);
+                args.push_back(smelt::zeros(1, smelt::DType::Int32));
             }
             smelt::Elementwise forces(md3d_physics(), kernel);
             forces(args);

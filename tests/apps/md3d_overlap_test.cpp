@@ -126,7 +126,7 @@ void expect_split_keeps_the_bits(const std::string &backend, int lanes, int64_t 
         std::vector<smelt::Arg> args =
             pair_force_args(sim, nl, r, kEdge, kMask, {eps_t, sig_t, rc2_t, eshift_t});
         args.insert(args.end(),
-                    {int32_t(lanes), int32_t(1), smelt::zeros(1, smelt::DType::Float64, b), 0.0});
+                    {int32_t(lanes), int32_t(1), smelt::zeros(1, smelt::DType::Int32, b)});
         if (!subsets) {
             smelt::Elementwise all(md3d_physics(), "compute_forces", options);
             all(int64_t(parts), args);

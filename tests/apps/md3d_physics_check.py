@@ -29,8 +29,8 @@ from kernel_lang_check import check_kernel_file  # noqa: E402
 FAILURES = []
 PERIODIC, WALLS = 7, 0
 BOUNDARIES = [("periodic", 7), ("walls", 0), ("walls on z", 3), ("walls on y", 5)]
-# compute_forces' displacement-test value when the forces must be computed (0 > 0 is false).
-FRESH = np.zeros(1)
+# compute_forces' stale flag when the forces must be computed (an unset flag).
+FRESH = np.zeros(1, dtype=np.int32)
 
 
 def check(cond, msg):
@@ -131,7 +131,7 @@ def forces_from_list(s, lst, periodic, pot, walls=None):
     start, count, idx = lst[:3]
     stride = lst[3] if len(lst) > 3 else 1
     elementwise(P.compute_forces, s.n, *s.pos(), s.fx, s.fy, s.fz, s.pe, s.vir, start, count,
-                idx, stride, *s.boxl(), periodic, s.typ, *pot.tables(), 1, 1, FRESH, 0.0)
+                idx, stride, *s.boxl(), periodic, s.typ, *pot.tables(), 1, 1, FRESH)
     if walls is not None and periodic != 7:
         elementwise(P.apply_walls, s.n, *s.pos(), s.fx, s.fy, s.fz, s.pe, *s.boxl(), periodic,
                     *walls)
@@ -760,7 +760,7 @@ def check_neighbor_lists():
                       % (label, lanes))
                 parts = [np.zeros(s.n * lanes) for _ in range(5)]
                 elementwise(P.compute_forces, s.n * lanes, *s.pos(), *parts, lstart, lcount, lidx,
-                            s.n, *s.boxl(), periodic, s.typ, *pot.tables(), lanes, 1, FRESH, 0.0)
+                            s.n, *s.boxl(), periodic, s.typ, *pot.tables(), lanes, 1, FRESH)
                 split = [np.zeros(s.n) for _ in range(5)]
                 elementwise(P.sum_lanes, s.n, *split, *parts, lanes, 1)
                 # The lanes' sum fused with the closing kick: the same bits as the two launches.
@@ -788,19 +788,18 @@ def check_neighbor_lists():
         same = all(np.array_equal(getattr(capped, a), getattr(ref, a))
                    for a in ("fx", "fy", "fz", "pe", "vir"))
         check(same, "%s: forces from the sorted capped list == all-pairs forces" % label)
-        # A launch queued behind a displacement test that finds the list stale writes nothing;
-        # a value at the limit is not past it.
-        for value, limit, computes in ((0.0401, 0.04, False), (0.04, 0.04, True)):
+        # A launch queued behind a displacement test that finds the list stale writes nothing.
+        for flag, computes in ((1, False), (3, False), (0, True)):
             skipped = s.copy()
             for a in ("fx", "fy", "fz", "pe", "vir"):
                 getattr(skipped, a)[:] = 7.0
             elementwise(P.compute_forces, s.n, *skipped.pos(), skipped.fx, skipped.fy, skipped.fz,
                         skipped.pe, skipped.vir, cstart, ccount, cidx, 1, *s.boxl(), periodic,
-                        s.typ, *pot.tables(), 1, 1, np.array([value]), limit)
+                        s.typ, *pot.tables(), 1, 1, np.array([flag], dtype=np.int32))
             untouched = all((getattr(skipped, a) == 7.0).all()
                             for a in ("fx", "fy", "fz", "pe", "vir"))
-            check(untouched != computes, "%s: compute_forces with the test's value %g against "
-                  "the limit %g %s" % (label, value, limit, "computes" if computes else "skips"))
+            check(untouched != computes, "%s: compute_forces with the stale flag %d %s"
+                  % (label, flag, "computes" if computes else "skips"))
 
 
 def binned(s, periodic, rl, per=1):
@@ -1397,6 +1396,58 @@ def check_reductions():
           for i in range(2)]
     check(np.allclose(d2, [0.01, 0.04, 0.01, 9.8 ** 2]),
           "displacement2_map: minimum image on periodic axes only %r" % d2)
+    # The stale flag's map: past the limit is 1, at it 0 (the displacement of particle 1 is
+    # the 0.2 of z, squared: the limit is taken as that very double).
+    at = d2[1]
+    flags = [[P.past_limit_map(i, x, y, z, x0, y0, z0, 10.0, 10.0, 10.0, 7, lim) for i in range(2)]
+             for lim in (at, np.nextafter(at, 0.0), 0.5)]
+    check(flags == [[0, 0], [0, 1], [0, 0]], "past_limit_map: 1 only past the limit %r" % flags)
+
+
+def check_joined_kicks_test():
+    """sum_lanes_kick_kick_drift with test = 1: the same state as sum_lanes, kick and
+    kick_drift launched one after the other, and stale[0] grows by the number of particles that
+    NumPy finds farther than sqrt(limit2) (minimum image) from their saved positions; with
+    test = 0 the flag is left alone."""
+    pot = ka(True)
+    s = liquid(11, 1.2, pot)
+    rng = np.random.default_rng(4)
+    lanes, n = 2, s.n
+    parts = [rng.normal(0.0, 20.0, lanes * n) for _ in range(5)]
+    saved = [c + rng.normal(0.0, 0.03, n) for c in s.pos()]
+    dt, limit2 = 0.005, 0.04 ** 2
+    for periodic in (7, 3):
+        for test in (1, 0):
+            joined, apart = s.copy(), s.copy()
+            for st in (joined, apart):
+                st.pe, st.vir = np.zeros(n), np.zeros(n)
+            stale = np.array([5], dtype=np.int32)
+            elementwise(P.sum_lanes_kick_kick_drift, n, *joined.pos(), joined.vx, joined.vy,
+                        joined.vz, joined.fx, joined.fy, joined.fz, joined.pe, joined.vir,
+                        *[p.copy() for p in parts], lanes, joined.ix, joined.iy, joined.iz,
+                        joined.typ, pot.mass, dt, *s.boxl(), periodic, test, *saved, limit2,
+                        stale)
+            elementwise(P.sum_lanes, n, apart.fx, apart.fy, apart.fz, apart.pe, apart.vir,
+                        *[p.copy() for p in parts], lanes, 0)
+            elementwise(P.kick, n, apart.vx, apart.vy, apart.vz, apart.fx, apart.fy, apart.fz,
+                        apart.typ, pot.mass, dt)
+            elementwise(P.kick_drift, n, *apart.pos(), apart.vx, apart.vy, apart.vz, apart.fx,
+                        apart.fy, apart.fz, apart.ix, apart.iy, apart.iz, apart.typ, pot.mass, dt,
+                        *s.boxl(), periodic)
+            same = all(np.array_equal(getattr(joined, a), getattr(apart, a))
+                       for a in ("x", "y", "z", "vx", "vy", "vz", "fx", "fy", "fz", "ix", "iy",
+                                 "iz"))
+            check(same, "periodic %d test %d: the joined launch leaves the separate launches' "
+                  "state" % (periodic, test))
+            d = np.stack(apart.pos()) - np.stack(saved)
+            for k, L in enumerate(s.boxl()):
+                if periodic >> k & 1:
+                    d[k] -= L * np.round(d[k] / L)
+            moved = int(np.count_nonzero(np.sum(d * d, axis=0) > limit2))
+            want = 5 + (moved if test else 0)
+            check(0 < moved < n and stale[0] == want,
+                  "periodic %d test %d: stale flag %d, want %d (%d of %d moved)"
+                  % (periodic, test, stale[0], want, moved, n))
 
 
 def check_mixed_forces():
@@ -1422,7 +1473,7 @@ def check_mixed_forces():
         count = np.full(n, n - 1, dtype=np.int32)
         idx = np.array([j for i in range(n) for j in range(n) if j != i], dtype=np.int32)
         runs = []
-        for form, extra in ((gpu_form, (np.int32(1), np.int32(1), FRESH, 0.0)),
+        for form, extra in ((gpu_form, (np.int32(1), np.int32(1), FRESH)),
                             (cpu_form, (np.int32(1),))):
             out = [np.zeros(n) for _ in range(5)]
             for t in range(n):
@@ -1463,7 +1514,7 @@ def check_mixed_forces():
                   % (mask, name))
         ref = [np.zeros(n) for _ in range(5)]
         elementwise(P.compute_forces, n, x, y, z, *ref, start, count, idx, 1, edge, edge, edge,
-                    mask, typ, nt, eps, sig, rc2, eshift, 1, 1, FRESH, 0.0)
+                    mask, typ, nt, eps, sig, rc2, eshift, 1, 1, FRESH)
         rel = max(np.max(np.abs(runs[0][q] - ref[q])) / np.max(np.abs(ref[q])) for q in range(3))
         check(1e-9 < rel < 1e-5, "mask %d: mixed forces are float64's to float32 rounding "
               "(max error %.1e of the largest force)" % (mask, rel))
@@ -1488,6 +1539,7 @@ CHECKS = {
     "langevin": check_langevin,
     "bussi_run": check_bussi_run,
     "reductions": check_reductions,
+    "joined_kicks_test": check_joined_kicks_test,
     "mixed_forces": check_mixed_forces,
 }
 

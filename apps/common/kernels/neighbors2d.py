@@ -539,6 +539,16 @@ def displacement2_map(i, x, y, x0, y0, lx, ly, periodic):
     return dx * dx + dy * dy
 
 
+@annotate(i='int', doublep='x, y, x0, y0', double='lx, ly, limit2', periodic='int',
+          return_='int')
+def past_limit_map(i, x, y, x0, y0, lx, ly, periodic, limit2):
+    """1 when particle i moved more than the rebuild limit since the last build, else 0; reduce
+    with 'max(a, b)' (NeighborList::start_update)."""
+    if displacement2_map(i, x, y, x0, y0, lx, ly, periodic) > limit2:
+        return 1
+    return 0
+
+
 @annotate(i='int', doublep='x, y, x0, y0')
 def save_positions(i, x, y, x0, y0):
     """Remembers the positions of the last neighbour build (for rebuild: displacement)."""

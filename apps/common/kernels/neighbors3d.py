@@ -702,6 +702,17 @@ def displacement2_map(i, x, y, z, x0, y0, z0, lx, ly, lz, periodic):
     return dx * dx + dy * dy + dz * dz
 
 
+@annotate(i='int', doublep='x, y, z, x0, y0, z0', double='lx, ly, lz, limit2', periodic='int',
+          return_='int')
+def past_limit_map(i, x, y, z, x0, y0, z0, lx, ly, lz, periodic, limit2):
+    """1 when particle i moved more than the rebuild limit since the last build, else 0; reduce
+    with 'max(a, b)': the list's stale flag (NeighborList::start_update), decided as
+    displacement2_map's value compared with limit2 in the positions' precision."""
+    if displacement2_map(i, x, y, z, x0, y0, z0, lx, ly, lz, periodic) > limit2:
+        return 1
+    return 0
+
+
 @annotate(i='int', doublep='x, y, z, x0, y0, z0')
 def save_positions(i, x, y, z, x0, y0, z0):
     """Remembers the positions of the last neighbour build (for rebuild: displacement)."""
