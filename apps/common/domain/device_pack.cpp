@@ -78,6 +78,60 @@ void DevicePack::place_coords(const smelt::Array &packed, size_t count,
                    {packed, *coords[0], *coords[1], *coords[2], int(count), int(at)});
 }
 
+const smelt::Buffer &DevicePack::staging(size_t bytes) {
+    if (bytes > staging_bytes_) {
+        if (staging_bytes_ > 0) backend_->release(staging_);
+        staging_bytes_ = bytes + bytes / 4 + 256;
+        staging_ = backend_->allocate(staging_bytes_);
+    }
+    return staging_;
+}
+
+DevicePack::~DevicePack() {
+    if (staging_bytes_ > 0) backend_->release(staging_);
+}
+
+void DevicePack::append_fields(std::span<smelt::Array *const> fields, const smelt::Array &list,
+                               std::vector<char> &out, const smelt::Array *head,
+                               size_t head_count) {
+    const size_t count = list.size();
+    size_t head_bytes = head ? head_count * dtype_size(head->dtype()) : 0, bytes = head_bytes;
+    for (const smelt::Array *f : fields)
+        bytes += count * dtype_size(f->dtype());
+    if (bytes == 0) return;
+    const smelt::Buffer &stage = staging(bytes);
+    if (head_bytes > 0) backend_->copy(stage, 0, head->buffer(), 0, head_bytes);
+    size_t at = head_bytes;
+    for (const smelt::Array *f : fields) {
+        if (count == 0) break;
+        const smelt::Array g = gather(*f, list);
+        const size_t b = count * dtype_size(f->dtype());
+        backend_->copy(stage, at, g.buffer(), 0, b);
+        at += b;
+    }
+    const size_t start = out.size();
+    out.resize(start + bytes);
+    backend_->read(stage, 0, out.data() + start, bytes);
+}
+
+void DevicePack::place_fields(const char *bytes, size_t count,
+                              std::span<smelt::Array *const> fields, size_t at) {
+    if (count == 0) return;
+    size_t total = 0;
+    for (const smelt::Array *f : fields) {
+        if (at + count > f->size()) throw std::logic_error("place_fields past an array's end");
+        total += count * dtype_size(f->dtype());
+    }
+    const smelt::Buffer &stage = staging(total);
+    backend_->write(stage, 0, bytes, total);
+    size_t off = 0;
+    for (smelt::Array *f : fields) {
+        const size_t s = dtype_size(f->dtype());
+        backend_->copy(f->buffer(), at * s, stage, off, count * s);
+        off += count * s;
+    }
+}
+
 void append_bytes(const smelt::Array &a, size_t count, std::vector<char> &out) {
     const size_t bytes = count * dtype_size(a.dtype());
     if (bytes == 0) return;

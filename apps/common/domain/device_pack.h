@@ -19,6 +19,9 @@ class DevicePack {
 public:
     // `halo`: apps/common/kernels/halo.py. Kernels compile on first use.
     DevicePack(const smelt::Program &halo, const smelt::Options &options);
+    ~DevicePack();
+    DevicePack(const DevicePack &) = delete;
+    DevicePack &operator=(const DevicePack &) = delete;
 
     // The indices i < n with lo <= c[i] < hi, increasing: an int32 array of exactly that many.
     smelt::Array select(const smelt::Array &c, int64_t n, double lo, double hi);
@@ -34,6 +37,18 @@ public:
     void place_coords(const smelt::Array &packed, size_t count,
                       std::span<smelt::Array *const> coords, size_t at);
 
+    // A message of several fields in one device-to-host copy: appends to `out` the bytes of
+    // fields[0][list[k]] for every k, then those of fields[1], ... (each gathered on the device
+    // and copied into one staging buffer there). `head`, when given, is a packed array whose
+    // first `head_count` elements go first (pack_coords' columns).
+    void append_fields(std::span<smelt::Array *const> fields, const smelt::Array &list,
+                       std::vector<char> &out, const smelt::Array *head = nullptr,
+                       size_t head_count = 0);
+    // Its inverse in one host-to-device copy: `count` elements of each field, one field after
+    // the other as append_fields sent them, from `bytes` into fields[f][at + k].
+    void place_fields(const char *bytes, size_t count, std::span<smelt::Array *const> fields,
+                      size_t at);
+
     smelt::Backend &backend() const { return *backend_; }
 
 private:
@@ -41,6 +56,10 @@ private:
     smelt::Scan select_;
     smelt::Elementwise gather_real_, gather_int_, gather_xy_, place_xy_, gather_xyz_, place_xyz_;
     smelt::Array picked_, picked_total_;
+    smelt::Buffer staging_; // append_fields' and place_fields' bytes on the device
+    size_t staging_bytes_ = 0;
+
+    const smelt::Buffer &staging(size_t bytes);
 };
 
 // The first `count` elements of `a` appended to `out` as bytes (device → host).

@@ -56,9 +56,7 @@ void Halo::build_columns(const CartGrid &grid, DevicePack &pack, double range,
             // The coordinates as refresh() sends them ([x | y | z]), then the other fields.
             std::vector<char> msg;
             pack.pack_coords(coords, s->list, s->axis, s->shift, s->send);
-            append_bytes(s->send, dim * s->list.size(), msg);
-            for (size_t e = dim; e < all.size(); ++e)
-                append_bytes(pack.gather(*all[e], s->list), s->list.size(), msg);
+            pack.append_fields(extra, s->list, msg, &s->send, dim * s->list.size());
             bytes_sent_ += int64_t(msg.size());
             received.push_back(mpi::sendrecv(msg, s->dest, s->source, s->tag));
         }
@@ -71,17 +69,10 @@ void Halo::build_columns(const CartGrid &grid, DevicePack &pack, double range,
         down.recv_at = n + n_below;
         down.recv_count = n_above;
         const int64_t n_new = n + n_below + n_above;
-        size_t off_below = 0, off_above = 0;
-        for (smelt::Array *arr : all) {
-            smelt::Array next = regrow(*arr, size_t(n), size_t(n_new));
-            write_elements(next, size_t(n), from_below.data() + off_below, size_t(n_below));
-            write_elements(next, size_t(n + n_below), from_above.data() + off_above,
-                           size_t(n_above));
-            const size_t s = dtype_size(arr->dtype());
-            off_below += size_t(n_below) * s;
-            off_above += size_t(n_above) * s;
-            *arr = next;
-        }
+        for (smelt::Array *arr : all)
+            *arr = regrow(*arr, size_t(n), size_t(n_new));
+        pack.place_fields(from_below.data(), size_t(n_below), all, size_t(n));
+        pack.place_fields(from_above.data(), size_t(n_above), all, size_t(n + n_below));
         n = n_new;
         swaps_.push_back(down);
         swaps_.push_back(up);

@@ -15,12 +15,11 @@ size_t bytes_per_particle(const std::vector<smelt::Array *> &arrays) {
     return b;
 }
 
-// The particles of `list`, every array packed one after the other.
+// The particles of `list`, every array packed one after the other (one copy to the host).
 std::vector<char> pack_message(DevicePack &pack, const std::vector<smelt::Array *> &arrays,
                                const smelt::Array &list) {
     std::vector<char> out;
-    for (const smelt::Array *a : arrays)
-        append_bytes(pack.gather(*a, list), list.size(), out);
+    pack.append_fields(arrays, list, out);
     return out;
 }
 
@@ -60,18 +59,11 @@ int64_t migrate(const CartGrid &grid, DevicePack &pack, const std::vector<smelt:
         const size_t n_keep = keep.size();
         const size_t n_down = from_down.size() / per, n_up = from_up.size() / per;
         const size_t n_new = n_keep + n_down + n_up;
+        for (smelt::Array *a : arrays)
+            *a = regrow(pack.gather(*a, keep), n_keep, n_new);
         // Field f of a message starts after the previous fields of all its particles.
-        size_t off_down = 0, off_up = 0;
-        for (smelt::Array *a : arrays) {
-            smelt::Array kept = pack.gather(*a, keep);
-            smelt::Array next = regrow(kept, n_keep, n_new);
-            const size_t s = dtype_size(a->dtype());
-            write_elements(next, n_keep, from_down.data() + off_down, n_down);
-            write_elements(next, n_keep + n_down, from_up.data() + off_up, n_up);
-            off_down += n_down * s;
-            off_up += n_up * s;
-            *a = next;
-        }
+        pack.place_fields(from_down.data(), n_down, arrays, n_keep);
+        pack.place_fields(from_up.data(), n_up, arrays, n_keep + n_down);
         n = int64_t(n_new);
     }
     return n;
