@@ -146,6 +146,56 @@ TEST(OpenCLBackend, LaunchesAHandWrittenKernel) {
     cl->release(x);
 }
 
+// OpenCL keeps a kernel's arguments between launches: every change (buffer, scalar) must reach
+// the kernel, and so must a buffer allocated after another was released (it may get the
+// released one's handle), and a kernel compiled anew.
+TEST(OpenCLBackend, ArgumentsChangedBetweenLaunchesAreSeen) {
+    SMELT_OPENCL_OR_SKIP(cl);
+    auto module = cl->compile({kAddSource, {"add_to"}});
+    void *fn = module->function("add_to");
+    const int64_t n = 16;
+    auto contents = [&](const Buffer &b) {
+        std::vector<int32_t> h(n);
+        cl->read(b, 0, h.data(), n * 4);
+        return h;
+    };
+    const std::vector<int32_t> zero(n, 0);
+    Buffer a = cl->allocate(n * 4), b = cl->allocate(n * 4);
+    cl->write(a, 0, zero.data(), n * 4);
+    cl->write(b, 0, zero.data(), n * 4);
+    for (int k = 1; k <= 3; ++k) { // a gets 1 + 2 + 3, b gets 10 + 20 + 30
+        KernelArg to_a[] = {KernelArg::of(a), KernelArg::of(int32_t(k)), KernelArg::of(n)};
+        KernelArg to_b[] = {KernelArg::of(b), KernelArg::of(int32_t(10 * k)), KernelArg::of(n)};
+        cl->launch(fn, LaunchDims::linear(n), to_a);
+        cl->launch(fn, LaunchDims::linear(n), to_b);
+    }
+    // Half the items: only the length changes.
+    KernelArg half[] = {KernelArg::of(a), KernelArg::of(int32_t(100)), KernelArg::of(n / 2)};
+    cl->launch(fn, LaunchDims::linear(n), half);
+    std::vector<int32_t> want_a(n, 6), want_b(n, 60);
+    for (int64_t i = 0; i < n / 2; ++i)
+        want_a[size_t(i)] += 100;
+    EXPECT_EQ(contents(a), want_a);
+    EXPECT_EQ(contents(b), want_b);
+    for (int round = 0; round < 20; ++round) {
+        cl->release(b);
+        b = cl->allocate(n * 4);
+        cl->write(b, 0, zero.data(), n * 4);
+        KernelArg to_b[] = {KernelArg::of(b), KernelArg::of(int32_t(5)), KernelArg::of(n)};
+        cl->launch(fn, LaunchDims::linear(n), to_b);
+        ASSERT_EQ(contents(b), std::vector<int32_t>(n, 5)) << "round " << round;
+    }
+    module.reset(); // its kernels released; the next compile makes new ones
+    auto again = cl->compile({kAddSource, {"add_to"}});
+    KernelArg to_a[] = {KernelArg::of(a), KernelArg::of(int32_t(1)), KernelArg::of(n)};
+    cl->launch(again->function("add_to"), LaunchDims::linear(n), to_a);
+    for (int32_t &v : want_a)
+        ++v;
+    EXPECT_EQ(contents(a), want_a);
+    cl->release(a);
+    cl->release(b);
+}
+
 TEST(OpenCLBackend, LaunchMistakesAreClear) {
     SMELT_OPENCL_OR_SKIP(cl);
     auto module = cl->compile({kAddSource, {"add_to"}});
