@@ -630,15 +630,20 @@ def newton_sum_kick_kick_drift(c, x, y, z, vx, vy, vz, fx, fy, fz, bfx, bfy, bfz
     the number of its particles past limit2 since the build (x0, y0, z0) to stale[0], which the
     list zeroed at that build, so stale[0] != 0 exactly where past_limit_map's max is 1
     (NeighborList::start_flag_read): the Reduction's region less too."""
-    moved = declare('int')
+    lo, hi, moved = declare('int', 3)
     newton_sum_forces(c, fx, fy, fz, bfx, bfy, bfz, rlo, rhi, boff, n, nchunk)
-    moved = 0
-    for p in range(chunk_lo(c, n, nchunk), chunk_lo(c + 1, n, nchunk)):
+    lo = chunk_lo(c, n, nchunk)
+    hi = chunk_lo(c + 1, n, nchunk)
+    for p in range(lo, hi):
         kick(p, vx, vy, vz, fx, fy, fz, typ, mass, dt)
         kick_drift(p, x, y, z, vx, vy, vz, fx, fy, fz, ix, iy, iz, typ, mass, dt, lx, ly, lz,
                    periodic)
-        if test != 0:
-            moved += past_limit_map(p, x, y, z, x0, y0, z0, lx, ly, lz, periodic, limit2)
+    if test == 0:
+        return
+    # A loop of its own, reading only: it runs in SIMD lanes (divisions and floors included).
+    moved = 0
+    for p in range(lo, hi):
+        moved += past_limit_map(p, x, y, z, x0, y0, z0, lx, ly, lz, periodic, limit2)
     if moved != 0:
         atomic_add(stale[0], moved)
 
