@@ -656,7 +656,7 @@ TEST(Md3dJoinedKicks, CpuNewtonAdvanceEqualsSingleSteps) {
     auto &cpu = dynamic_cast<smelt::cpu::CpuBackend &>(smelt::get_backend("cpu"));
     const int saved = cpu.num_threads();
     cpu.set_num_threads(2);
-    const double edge = 15.2; // 3000 particles: 3 chunks
+    const double edge = 15.2; // 3000 particles: 2 chunks, one per thread
     HostState s = random_state(3000, {edge, edge, edge}, 7, 2, 0.8, 35, 0.1, 1.0);
     Md3dConfig c = md3d_config(ka_config(3000, edge, 7,
                                          "integrator: {dt: 0.005, steps: 39}\n"
