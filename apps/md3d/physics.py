@@ -25,8 +25,8 @@ Conventions (the driver relies on them; apps/md3d/README.md has the equations):
   backend the lists are HALF (each pair once, fill_neighbors_capped_half) and
   compute_forces_newton adds each pair to both particles through per-chunk buffers summed in
   chunk order (apps/common/kernels/newton.py): deterministic too, and independent of the thread
-  count. (The one atomic, sum_lanes_kick_kick_drift's count of moved particles, is only compared
-  with zero.)
+  count. (The only atomics, the counts of moved particles of sum_lanes_kick_kick_drift and
+  newton_sum_kick_kick_drift, are only compared with zero.)
 - Pair energies and virials are split half and half between the two particles, so summing pe[]
   (or vir[]) over all particles gives the total.
 - Random numbers are counter based (rng.py): the Langevin kick of particle i at step s uses
@@ -36,7 +36,7 @@ Conventions (the driver relies on them; apps/md3d/README.md has the equations):
 
 from math import exp, expm1, sqrt
 
-from smelt import annotate, atomic_inc, declare
+from smelt import annotate, atomic_add, atomic_inc, declare
 
 from box import axis_periodic, half_length, min_image_wrapped, wrap_axis
 from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv
@@ -612,6 +612,40 @@ def sum_lanes_kick_kick_drift(i, x, y, z, vx, vy, vz, fx, fy, fz, pe, vir, lfx, 
     if test != 0:
         if past_limit_map(i, x, y, z, x0, y0, z0, lx, ly, lz, periodic, limit2) != 0:
             atomic_inc(stale[0])
+
+
+@annotate(c='int', intp='rlo, rhi, boff, ix, iy, iz, typ, stale', int='n, nchunk, periodic, test',
+          double='dt, lx, ly, lz, limit2',
+          doublep='x, y, z, vx, vy, vz, fx, fy, fz, bfx, bfy, bfz, mass, x0, y0, z0')
+def newton_sum_kick_kick_drift(c, x, y, z, vx, vy, vz, fx, fy, fz, bfx, bfy, bfz, rlo, rhi, boff,
+                               n, nchunk, ix, iy, iz, typ, mass, dt, lx, ly, lz, periodic, test,
+                               x0, y0, z0, limit2, stale):
+    """sum_lanes_kick_kick_drift's CPU twin, over the chunks of a half list: newton_sum_forces
+    for chunk c, then for each of its particles the closing half-kick and kick_drift, where
+    nothing observes the state in between (Simulation::advance). The same operations in the same
+    order as newton_sum_forces_kick then kick_drift: the same bits, in one OpenMP region instead
+    of two.
+
+    With test != 0 also the list's displacement test on the drifted positions: the chunk adds
+    the number of its particles past limit2 since the build (x0, y0, z0) to stale[0], which the
+    list zeroed at that build, so stale[0] != 0 exactly where past_limit_map's max is 1
+    (NeighborList::start_flag_read): the Reduction's region less too."""
+    lo, hi, moved = declare('int', 3)
+    newton_sum_forces(c, fx, fy, fz, bfx, bfy, bfz, rlo, rhi, boff, n, nchunk)
+    lo = chunk_lo(c, n, nchunk)
+    hi = chunk_lo(c + 1, n, nchunk)
+    for p in range(lo, hi):
+        kick(p, vx, vy, vz, fx, fy, fz, typ, mass, dt)
+        kick_drift(p, x, y, z, vx, vy, vz, fx, fy, fz, ix, iy, iz, typ, mass, dt, lx, ly, lz,
+                   periodic)
+    if test == 0:
+        return
+    # A loop of its own, reading only: it runs in SIMD lanes (divisions and floors included).
+    moved = 0
+    for p in range(lo, hi):
+        moved += past_limit_map(p, x, y, z, x0, y0, z0, lx, ly, lz, periodic, limit2)
+    if moved != 0:
+        atomic_add(stale[0], moved)
 
 
 @annotate(i='int', doublep='vx, vy, vz, mass, dke', intp='typ, ids', double='gamma_dt, kT',

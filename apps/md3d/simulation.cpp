@@ -121,9 +121,13 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
     if (domain_) local_periodic_ = domain_->local_mask();
     test_ahead_ = config.neighbor.overlap_test && !domain_ && !newton_ && !forces_chunked_ &&
                   config.neighbor.rebuild == Rebuild::Displacement;
+    // A step's end joined with the next one's start: lanes' sums on GPUs, the Newton chunks'
+    // sums on the CPU (newton_ is never on with a domain).
+    const char *joined = newton_ ? "newton_sum_kick_kick_drift" : "sum_lanes_kick_kick_drift";
     join_kicks_ =
-        test_ahead_ && sum_lanes_kick_ && !walls_ && config.integrator.kind == IntegratorKind::Nve;
-    if (join_kicks_) joined_kicks_.emplace(physics, "sum_lanes_kick_kick_drift", options_);
+        !walls_ && config.integrator.kind == IntegratorKind::Nve &&
+        ((test_ahead_ && sum_lanes_kick_) || (newton_sum_kick_ && physics.has_function(joined)));
+    if (join_kicks_) joined_kicks_.emplace(physics, joined, options_);
     // Only where launches are asynchronous (the GPU form): on the CPU a kernel runs on the
     // calling thread, and nothing could overlap the exchange. Through a device link the refresh
     // keeps the host from waiting without it.
@@ -344,9 +348,13 @@ bool Simulation::update_and_evaluate(bool energies, double kick_dt, bool defer, 
         neighbors_.start_flag_read(); // the joined kicks' launch did the test
     } else if (!test_ahead_ || !neighbors_.start_update(x)) {
         update_neighbors();
-        if (!defer) return evaluate_forces(energies, kick_dt);
-        launch_pair_forces(energies, nullptr);
-        return finish_forces(energies, kick_dt, true);
+        return evaluate_forces(energies, kick_dt, defer);
+    }
+    if (!test_ahead_) {
+        // The CPU's joined launch did the test, and has finished (a CPU launch returns when it
+        // is done): the flag decides the list, then the forces run on it.
+        neighbors_.finish_update(x);
+        return evaluate_forces(energies, kick_dt, defer);
     }
     // The device runs the force loop on the current list while the host waits for the list's
     // displacement test, which was queued before it; when the test finds the list stale the
@@ -357,10 +365,10 @@ bool Simulation::update_and_evaluate(bool energies, double kick_dt, bool defer, 
     return finish_forces(energies, kick_dt, defer);
 }
 
-bool Simulation::evaluate_forces(bool energies, double kick_dt) {
+bool Simulation::evaluate_forces(bool energies, double kick_dt, bool defer) {
     if (!newton_) {
         launch_pair_forces(energies, nullptr);
-        return finish_forces(energies, kick_dt);
+        return finish_forces(energies, kick_dt, defer);
     }
     const auto &box = config_.system.box;
     // With a domain: the owned particles' forces from the positions and types with ghosts.
@@ -393,17 +401,15 @@ bool Simulation::evaluate_forces(bool energies, double kick_dt) {
                                           sig_t_,
                                           rc2_t_,
                                           eshift_t_});
+    // The chunks' sums and the kick in the next step's launch (newton_sum_kick_kick_drift).
+    if (defer) return finish_forces(energies, kick_dt, true);
     bool kicked = false;
     if (energies) {
         newton_->sum_into(force_[0], force_[1], force_[2], pe_, vir_);
     } else if (kick_dt != 0.0 && newton_sum_kick_) {
         // The sums and the closing half-kick in one launch (no walls to add in between): one
         // OpenMP region less a step, each costing the other threads' wake-up.
-        const std::vector<Array> &b = newton_->buffers();
-        (*newton_sum_kick_)(newton_->chunks(),
-                            {force_[0], force_[1], force_[2], b[0], b[1], b[2], newton_->range_lo(),
-                             newton_->range_hi(), newton_->offsets(), int32_t(n_local_),
-                             newton_->chunks(), vel_[0], vel_[1], vel_[2], typ_, mass_, kick_dt});
+        newton_sum_kick(kick_dt);
         kicked = true;
     } else {
         newton_->sum_forces_into(force_[0], force_[1], force_[2]);
@@ -468,11 +474,20 @@ void Simulation::launch_pair_forces(bool energies, const Array *stale) {
         forces_(lanes * n_local_, args);
 }
 
+void Simulation::newton_sum_kick(double dt) {
+    const std::vector<Array> &b = newton_->buffers();
+    (*newton_sum_kick_)(newton_->chunks(),
+                        {force_[0], force_[1], force_[2], b[0], b[1], b[2], newton_->range_lo(),
+                         newton_->range_hi(), newton_->offsets(), int32_t(n_local_),
+                         newton_->chunks(), vel_[0], vel_[1], vel_[2], typ_, mass_, dt});
+}
+
 bool Simulation::finish_forces(bool energies, double kick_dt, bool defer) {
     const auto &box = config_.system.box;
     bool kicked = false;
     if (defer) {
-        // join_kicks_: lanes and no walls; the next step's joined launch completes force_.
+        // join_kicks_: lanes or Newton chunks, and no walls; the next step's joined launch
+        // completes force_.
         energies_current_ = false;
         ++force_only_passes_;
         kick_pending_ = true;
@@ -508,6 +523,44 @@ bool Simulation::joined_kick_drift(double dt, bool may_test) {
     const std::vector<Array> &x0 =
         test ? neighbors_.build_positions() : std::vector<Array>{pos_[0], pos_[1], pos_[2]};
     if (fresh_.is_null()) fresh_ = zeros(1, DType::Int32, backend_);
+    const Array &stale = test ? neighbors_.stale_flag() : fresh_;
+    if (newton_) {
+        const std::vector<Array> &b = newton_->buffers();
+        (*joined_kicks_)(newton_->chunks(), {pos_[0],
+                                             pos_[1],
+                                             pos_[2],
+                                             vel_[0],
+                                             vel_[1],
+                                             vel_[2],
+                                             force_[0],
+                                             force_[1],
+                                             force_[2],
+                                             b[0],
+                                             b[1],
+                                             b[2],
+                                             newton_->range_lo(),
+                                             newton_->range_hi(),
+                                             newton_->offsets(),
+                                             int32_t(n_local_),
+                                             newton_->chunks(),
+                                             img_[0],
+                                             img_[1],
+                                             img_[2],
+                                             typ_,
+                                             mass_,
+                                             dt,
+                                             box[0],
+                                             box[1],
+                                             box[2],
+                                             local_periodic_,
+                                             int32_t(test ? 1 : 0),
+                                             x0[0],
+                                             x0[1],
+                                             x0[2],
+                                             neighbors_.rebuild_limit2(),
+                                             stale});
+        return test;
+    }
     (*joined_kicks_)(n_local_, {pos_[0],
                                 pos_[1],
                                 pos_[2],
@@ -540,7 +593,7 @@ bool Simulation::joined_kick_drift(double dt, bool may_test) {
                                 x0[1],
                                 x0[2],
                                 neighbors_.rebuild_limit2(),
-                                test ? neighbors_.stale_flag() : fresh_});
+                                stale});
     return test;
 }
 
@@ -590,8 +643,11 @@ void Simulation::advance(int64_t steps, const std::function<bool()> &stop) {
 
 void Simulation::flush_kick() {
     if (!kick_pending_) return;
-    sum_lanes_kick(false, config_.integrator.dt);
     kick_pending_ = false;
+    if (newton_)
+        newton_sum_kick(config_.integrator.dt);
+    else
+        sum_lanes_kick(false, config_.integrator.dt);
 }
 
 void Simulation::sum_lanes_kick(bool energies, double dt) {
@@ -607,7 +663,7 @@ void Simulation::step_one(bool defer) {
     // uninterrupted one did, from the same state (restarts stay bit-identical).
     const int64_t every = config_.neighbor.sort_interval;
     if (every > 0 && step_ % every == 0 && !domain_) {
-        flush_kick(); // the gathers move force_ and vel_, not the lanes' parts
+        flush_kick(); // the gathers move force_ and vel_, not the lanes' parts or the buffers
         reorder_by_cell();
     }
     switch (in.kind) {
@@ -652,8 +708,14 @@ void Simulation::compile_kernels() {
     if (!domain_) (void)neighbors_.max_displacement2({pos_[0], pos_[1], pos_[2]});
     if (domain_) compile_domain_kernels();
     if (newton_) {
-        // The pass without energies (newton_sum_forces) and back: the same force bits.
+        // The pass without energies (newton_sum_forces) and back: the same force bits. Where
+        // steps join: a pass whose sums the joined launch does, with a kick and a drift by 0.
         evaluate_forces(false);
+        if (joined_kicks_) {
+            evaluate_forces(false, 0.0, true);
+            joined_kick_drift(0.0, false);
+            kick_pending_ = false;
+        }
         evaluate_forces(true);
     }
     if (config_.neighbor.sort_interval > 0 && !domain_) {
@@ -663,7 +725,7 @@ void Simulation::compile_kernels() {
         permute_int_({order, typ_, int_tmp_});
     }
     (void)observables();
-    if (joined_kicks_) {
+    if (joined_kicks_ && !newton_) {
         // As below, then a drift by dt = 0: wrapped positions stay put.
         joined_kick_drift(0.0, false);
     }

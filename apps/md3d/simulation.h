@@ -102,6 +102,9 @@ public:
     // Force passes so far that computed energies and virials, and that did not.
     int64_t energy_passes() const { return energy_passes_; }
     int64_t force_only_passes() const { return force_only_passes_; }
+    // Whether advance() joins a step's end with the next one's start (NVE without walls, on GPUs
+    // with lanes or on the CPU's half lists).
+    bool joins_steps() const { return join_kicks_; }
     // Compiles every kernel of a step with dt = 0 (which leaves the state unchanged) and the
     // reductions, so a timed loop measures steps only.
     void compile_kernels() override;
@@ -167,19 +170,22 @@ private:
     std::vector<double> device_order(const smelt::Array &a) const;
     std::vector<int32_t> device_order_int(const smelt::Array &a) const;
     smelt::Array int_array(const std::vector<int32_t> &v) const;
-    // One step; `defer`: leave the lanes' sums and the closing half-kick to the next step.
+    // One step; `defer`: leave the force sums (lanes' or Newton chunks') and the closing
+    // half-kick to the next step.
     void step_one(bool defer);
     void step_nve(bool defer);
     void step_langevin();
-    // Applies a deferred closing half-kick (with the lanes' sums) now.
+    // Applies a deferred closing half-kick (with the lanes' or chunks' sums) now.
     void flush_kick();
-    // The lanes' sums, the deferred closing half-kick, then kick_drift, all by dt, in one launch;
-    // with `may_test` also the list's displacement test on the new positions where the list has
-    // one (NeighborList::can_test_ahead): true when it did, and the next update_and_evaluate()
-    // must be told so (`tested`).
+    // The force sums (lanes' or Newton chunks'), the deferred closing half-kick, then kick_drift,
+    // all by dt, in one launch; with `may_test` also the list's displacement test on the new
+    // positions where the list has one (NeighborList::can_test_ahead): true when it did, and the
+    // next update_and_evaluate() must be told so (`tested`).
     bool joined_kick_drift(double dt, bool may_test);
     // The lanes' sums into force_ (and pe_, vir_ with `energies`), then the kick by dt.
     void sum_lanes_kick(bool energies, double dt);
+    // The Newton chunks' force sums into force_ (no energies), then the kick by dt.
+    void newton_sum_kick(double dt);
     // The neighbour update of compute_forces (serial or with the domain's ghosts).
     void update_neighbors();
     // update_neighbors() then evaluate_forces(), or the same with the list's test read back
@@ -189,14 +195,16 @@ private:
     // Forces at the current positions with the current list (+ walls); energies and virials
     // too when `energies` (and always where writes_energies says so). kick_dt != 0: the caller
     // kicks with these forces next (v += (kick_dt/2) f/m), which it may do itself: true when it
-    // did (finish_forces).
-    bool evaluate_forces(bool energies, double kick_dt = 0.0);
+    // did (finish_forces). With `defer`, the sums (lanes' or chunks') and the kick are left to
+    // the next step's joined launch (finish_forces).
+    bool evaluate_forces(bool energies, double kick_dt = 0.0, bool defer = false);
     // The full-list force kernel alone; `stale`: the list's pending displacement test, whose
     // value makes the kernel skip its work when it finds the list stale (nullptr: compute).
     void launch_pair_forces(bool energies, const smelt::Array *stale);
     // What follows the force kernel: the lanes' sums, the walls, the energy bookkeeping; with
     // lanes and no walls, the kick that follows too when kick_dt != 0 (then it returns true).
-    // With `defer`, neither: the next step's opening launch sums the lanes and kicks.
+    // With `defer`, neither: the next step's opening launch sums the lanes (or the Newton
+    // chunks' buffers) and kicks.
     bool finish_forces(bool energies, double kick_dt, bool defer = false);
     bool writes_energies(bool energies) const;
     // Whether the run loop samples the state at the end of the step in progress (step_ + 1).
@@ -264,7 +272,8 @@ private:
     std::array<smelt::Array, 5> lane_parts_;
     std::optional<smelt::Elementwise> sum_lanes_, sum_lanes_kick_;
     // advance(): sum_lanes_kick_kick_drift where join_kicks_ (NVE, GPU form on one rank, lanes,
-    // no walls); kick_pending_ while force_ waits for its lanes' sums and vel_ for its kick.
+    // no walls), newton_sum_kick_kick_drift on half lists (NVE, no walls); kick_pending_ while
+    // force_ waits for its sums (lanes' or chunks') and vel_ for its kick.
     std::optional<smelt::Elementwise> joined_kicks_;
     bool join_kicks_ = false, kick_pending_ = false;
     // The GPU form on one rank with the displacement rule: the list's test is read back while

@@ -648,6 +648,51 @@ TEST(OpenCLMd3dJoinedKicks, AdvanceEqualsSingleSteps) {
     EXPECT_EQ(joined.thermo().etotal, single.thermo().etotal);
 }
 
+// advance(k) on the cpu backend with half lists (NVE, no walls) joins each step's chunk sums and
+// closing half-kick with the next step's opening kick and the list's displacement test
+// (newton_sum_kick_kick_drift): the same rebuilds and bits as k calls of step(), on 2 threads
+// over several chunks, through reorders by cell and list rebuilds, and through a stop request.
+TEST(Md3dJoinedKicks, CpuNewtonAdvanceEqualsSingleSteps) {
+    auto &cpu = dynamic_cast<smelt::cpu::CpuBackend &>(smelt::get_backend("cpu"));
+    const int saved = cpu.num_threads();
+    cpu.set_num_threads(2);
+    const double edge = 15.2; // 3000 particles: 2 chunks, one per thread
+    HostState s = random_state(3000, {edge, edge, edge}, 7, 2, 0.8, 35, 0.1, 1.0);
+    Md3dConfig c = md3d_config(ka_config(3000, edge, 7,
+                                         "integrator: {dt: 0.005, steps: 39}\n"
+                                         "neighbor: {skin: 0.2, sort_interval: 7}\n"
+                                         "backend: cpu\n"));
+    Simulation joined(c, md3d_physics()), single(c, md3d_physics());
+    EXPECT_TRUE(joined.neighbors().spec().half);
+    EXPECT_TRUE(joined.joins_steps());
+    joined.set_state(s);
+    single.set_state(s);
+    // A stop request after 5 steps ends advance() with the 5th step completed.
+    int asked = 0;
+    joined.advance(13, [&] { return ++asked == 5; });
+    for (int k = 0; k < 5; ++k)
+        single.step();
+    EXPECT_EQ(joined.step_index(), 5);
+    for (int a = 0; a < 3; ++a) {
+        EXPECT_EQ(joined.host(joined.velocity(a)), single.host(single.velocity(a))) << a;
+        EXPECT_EQ(joined.host(joined.force(a)), single.host(single.force(a))) << a;
+    }
+    for (int k = 0; k < 3; ++k)
+        joined.advance(13);
+    for (int k = 5; k < 44; ++k)
+        single.step();
+    cpu.set_num_threads(saved);
+    EXPECT_EQ(joined.step_index(), 44);
+    EXPECT_GT(single.neighbors().builds(), 3);
+    EXPECT_EQ(joined.neighbors().builds(), single.neighbors().builds());
+    for (int a = 0; a < 3; ++a) {
+        EXPECT_EQ(joined.host(joined.position(a)), single.host(single.position(a))) << a;
+        EXPECT_EQ(joined.host(joined.velocity(a)), single.host(single.velocity(a))) << a;
+        EXPECT_EQ(joined.host(joined.force(a)), single.host(single.force(a))) << a;
+    }
+    EXPECT_EQ(joined.thermo().etotal, single.thermo().etotal);
+}
+
 // ---- integrators -----------------------------------------------------------------------------
 
 std::string tiny(const std::string &integrator, const std::string &extra = "") {

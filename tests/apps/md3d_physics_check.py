@@ -1450,6 +1450,58 @@ def check_joined_kicks_test():
                   % (periodic, test, stale[0], want, moved, n))
 
 
+def check_newton_joined_kicks_test():
+    """newton_sum_kick_kick_drift (the CPU's joined step ends, over the chunks of a half list):
+    the same state as newton_sum_forces_kick then kick_drift launched one after the other, with
+    the buffers left zero, and with test = 1 stale[0] grows by the number of particles that
+    NumPy finds farther than sqrt(limit2) (minimum image) from their saved positions; with
+    test = 0 the flag is left alone."""
+    pot, rl, box = ka(1), 2.8, (8.7, 9.1, 8.5)
+    dt, limit2 = 0.005, 0.04 ** 2
+    for periodic in (7, 3):
+        pos = random_config(150, box, 0.9, 29, periodic)
+        rng = np.random.default_rng(periodic)
+        s = State(pos, box, np.arange(150) % 2, rng.normal(0.0, 1.0, (150, 3)))
+        start, count, idx, _ = half_list(s, periodic, rl, 80)
+        saved = [c + rng.normal(0.0, 0.03, s.n) for c in s.pos()]
+        for nchunk in (1, 7):
+            rlo, rhi = np.zeros(nchunk, np.int32), np.zeros(nchunk, np.int32)
+            elementwise(P.newton_ranges, nchunk, start, count, idx, rlo, rhi, s.n, nchunk)
+            boff = np.concatenate(([0], np.cumsum(rhi - rlo)[:-1])).astype(np.int32)
+            filled = [np.zeros(int(np.sum(rhi - rlo))) for _ in range(5)]
+            elementwise(P.compute_forces_newton, nchunk, *s.pos(), *filled, rlo, boff, s.n,
+                        nchunk, 0, start, count, idx, *s.boxl(), periodic, s.typ, *pot.tables())
+            for test in (1, 0):
+                joined, apart = s.copy(), s.copy()
+                jb, ab = [b.copy() for b in filled[:3]], [b.copy() for b in filled[:3]]
+                stale = np.array([5], dtype=np.int32)
+                elementwise(P.newton_sum_kick_kick_drift, nchunk, *joined.pos(), joined.vx,
+                            joined.vy, joined.vz, joined.fx, joined.fy, joined.fz, *jb, rlo, rhi,
+                            boff, s.n, nchunk, joined.ix, joined.iy, joined.iz, joined.typ,
+                            pot.mass, dt, *s.boxl(), periodic, test, *saved, limit2, stale)
+                elementwise(P.newton_sum_forces_kick, nchunk, apart.fx, apart.fy, apart.fz, *ab,
+                            rlo, rhi, boff, s.n, nchunk, apart.vx, apart.vy, apart.vz, apart.typ,
+                            pot.mass, dt)
+                elementwise(P.kick_drift, s.n, *apart.pos(), apart.vx, apart.vy, apart.vz,
+                            apart.fx, apart.fy, apart.fz, apart.ix, apart.iy, apart.iz, apart.typ,
+                            pot.mass, dt, *s.boxl(), periodic)
+                same = all(np.array_equal(getattr(joined, a), getattr(apart, a))
+                           for a in ("x", "y", "z", "vx", "vy", "vz", "fx", "fy", "fz", "ix",
+                                     "iy", "iz"))
+                check(same and np.any(joined.fx != 0) and not any(np.any(b) for b in jb),
+                      "periodic %d, %d chunks, test %d: the joined launch leaves the separate "
+                      "launches' state and zero buffers" % (periodic, nchunk, test))
+                d = np.stack(apart.pos()) - np.stack(saved)
+                for k, L in enumerate(s.boxl()):
+                    if periodic >> k & 1:
+                        d[k] -= L * np.round(d[k] / L)
+                moved = int(np.count_nonzero(np.sum(d * d, axis=0) > limit2))
+                want = 5 + (moved if test else 0)
+                check(0 < moved < s.n and stale[0] == want,
+                      "periodic %d, %d chunks, test %d: stale flag %d, want %d (%d of %d moved)"
+                      % (periodic, nchunk, test, stale[0], want, moved, s.n))
+
+
 def check_mixed_forces():
     """compute_forces_mixed (one lane) and compute_forces_chunked_mixed under the language's
     typing (smelt._language: float32 operations stay float32, as compiled; plain CPython with
@@ -1540,6 +1592,7 @@ CHECKS = {
     "bussi_run": check_bussi_run,
     "reductions": check_reductions,
     "joined_kicks_test": check_joined_kicks_test,
+    "newton_joined_kicks_test": check_newton_joined_kicks_test,
     "mixed_forces": check_mixed_forces,
 }
 

@@ -29,6 +29,7 @@ INSTANTIATE_TEST_SUITE_P(Checks, Md3dPhysics,
                                            "box", "lattice_energy", "forces_fd", "momentum",
                                            "neighbor_lists", "newton", "half_list_cells",
                                            "half_size_cells", "nve", "langevin", "bussi_run",
-                                           "reductions", "joined_kicks_test", "mixed_forces"));
+                                           "reductions", "joined_kicks_test",
+                                           "newton_joined_kicks_test", "mixed_forces"));
 
 } // namespace
