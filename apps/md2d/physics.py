@@ -23,12 +23,13 @@ Conventions (the driver relies on them):
   energy and virial: no atomics, so every backend is deterministic. On the cpu backend the lists
   are HALF (each pair once, fill_neighbors_capped_half) and compute_forces_newton adds each pair
   to both particles through per-chunk buffers summed in chunk order (apps/common/kernels/
-  newton.py): deterministic too, and independent of the thread count.
+  newton.py): deterministic too, and independent of the thread count. (The one atomic,
+  newton_sum_kick_kick_drift's count of moved particles, is only compared with zero.)
 - Pair energies and virials are split half and half between the two particles, so summing
   pe[] (or vir[]) over all particles gives the total.
 """
 
-from smelt import annotate, declare
+from smelt import annotate, atomic_add, declare
 
 from box import half_length, min_image_wrapped, wrap_coord
 from lj import lj_energy_inv, lj_energy_shift, lj_force_divr_inv
@@ -324,6 +325,39 @@ def kick_drift(i, x, y, vx, vy, fx, fy, m, dt, lx, ly, periodic):
     drift(i, x, y, vx, vy, dt)
     if periodic != 0:
         wrap_positions(i, x, y, lx, ly)
+
+
+@annotate(c='int', doublep='x, y, vx, vy, fx, fy, pe, vir, bfx, bfy, bpe, bvir, x0, y0',
+          intp='rlo, rhi, boff, stale', int='n, nchunk, periodic, test',
+          double='m, dt, lx, ly, limit2')
+def newton_sum_kick_kick_drift(c, x, y, vx, vy, fx, fy, pe, vir, bfx, bfy, bpe, bvir, rlo, rhi,
+                               boff, n, nchunk, m, dt, lx, ly, periodic, test, x0, y0, limit2,
+                               stale):
+    """A step's end joined with the next one's start, over the chunks of a half list, where
+    nothing observes the state in between (Simulation::advance): newton_sum_2d_kick for chunk c
+    (the closing half-kick), then kick_drift on its particles (the next step's opening kick and
+    drift). Each particle's operations are those of newton_sum_2d_kick then kick_drift, in the
+    same order: the same bits, in one OpenMP region instead of two.
+
+    With test != 0 also the list's displacement test on the drifted positions: the chunk adds
+    the number of its particles past limit2 since the build (x0, y0) to stale[0], which the list
+    zeroed at that build, so stale[0] != 0 exactly where past_limit_map's max is 1
+    (NeighborList::start_flag_read): the Reduction's region less too. The test is a loop of its
+    own that only reads, so it runs in SIMD lanes."""
+    lo, hi, moved = declare('int', 3)
+    newton_sum_2d(c, fx, fy, pe, vir, bfx, bfy, bpe, bvir, rlo, rhi, boff, n, nchunk)
+    lo = chunk_lo(c, n, nchunk)
+    hi = chunk_lo(c + 1, n, nchunk)
+    for p in range(lo, hi):
+        kick(p, vx, vy, fx, fy, m, dt)
+        kick_drift(p, x, y, vx, vy, fx, fy, m, dt, lx, ly, periodic)
+    if test == 0:
+        return
+    moved = 0
+    for p in range(lo, hi):
+        moved += past_limit_map(p, x, y, x0, y0, lx, ly, periodic, limit2)
+    if moved != 0:
+        atomic_add(stale[0], moved)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -66,6 +66,10 @@ Simulation::Simulation(const Md2dConfig &config, const smelt::Program &physics)
         newton_forces_.emplace(physics, "compute_forces_newton", options_);
         if (!walls_ && physics.has_function("newton_sum_2d_kick"))
             newton_sum_kick_.emplace(physics, "newton_sum_2d_kick", options_);
+        // advance() joins a step's end with the next one's start where nothing acts on the
+        // forces between the sums and the kick (no walls).
+        if (newton_sum_kick_ && physics.has_function("newton_sum_kick_kick_drift"))
+            joined_kicks_.emplace(physics, "newton_sum_kick_kick_drift", options_);
         newton_.emplace(physics, options_, n_, real_, 2);
     }
     const auto n = static_cast<size_t>(n_local_);
@@ -103,6 +107,7 @@ void Simulation::set_initial_state() {
 void Simulation::set_state(const std::vector<double> &x, const std::vector<double> &y,
                            const std::vector<double> &vx, const std::vector<double> &vy,
                            int64_t step, const std::array<std::vector<double>, 2> &built_at) {
+    flush_kick(); // clears the buffers of a pending step (advance() leaves none)
     if (domain_) {
         for (const auto *v : {&x, &y, &vx, &vy})
             if (int64_t(v->size()) != n_)
@@ -141,15 +146,26 @@ void Simulation::compute_forces() {
 }
 
 void Simulation::compute_forces_and_kick(double dt) {
+    flush_kick();
+    forces_and_kick(dt, false, false);
+}
+
+void Simulation::forces_and_kick(double dt, bool defer, bool tested) {
     const auto box = config_.box();
     const int32_t periodic = local_periodic();
     const auto &pot = config_.potential;
     const double rc2 = pot.r_cut * pot.r_cut;
     const int32_t shift = pot.shift ? 1 : 0;
-    if (domain_)
+    if (domain_) {
         update_domain();
-    else
+    } else if (tested) {
+        // The joined launch did the test and has finished (a CPU launch returns when it is
+        // done): the flag decides the list, then the forces run on it.
+        neighbors_.start_flag_read();
+        neighbors_.finish_update({x_, y_});
+    } else {
         neighbors_.update({x_, y_});
+    }
     if (newton_) {
         // Half list (one rank only): each pair once into the chunks' buffers, then their sums
         // (newton.py).
@@ -175,12 +191,14 @@ void Simulation::compute_forces_and_kick(double dt) {
                                               pot.sigma,
                                               rc2,
                                               shift});
+        if (defer) {
+            // joined_kicks_: the next step's launch sums the buffers and kicks.
+            kick_pending_ = true;
+            return;
+        }
         if (dt != 0.0 && newton_sum_kick_) {
             // The sums and the closing half-kick in one launch: one OpenMP region less a step.
-            (*newton_sum_kick_)(newton_->chunks(),
-                                {fx_, fy_, pe_, vir_, b[0], b[1], b[2], b[3], newton_->range_lo(),
-                                 newton_->range_hi(), newton_->offsets(), int32_t(n_),
-                                 newton_->chunks(), vx_, vy_, config_.system.mass, dt});
+            newton_sum_kick(dt);
             return;
         }
         newton_->sum_into({fx_, fy_, pe_, vir_});
@@ -197,12 +215,85 @@ void Simulation::compute_forces_and_kick(double dt) {
     if (dt != 0.0) kick_({vx_, vy_, fx_, fy_, config_.system.mass, dt});
 }
 
-void Simulation::step() {
+void Simulation::newton_sum_kick(double dt) {
+    const std::vector<Array> &b = newton_->buffers();
+    (*newton_sum_kick_)(newton_->chunks(),
+                        {fx_, fy_, pe_, vir_, b[0], b[1], b[2], b[3], newton_->range_lo(),
+                         newton_->range_hi(), newton_->offsets(), int32_t(n_), newton_->chunks(),
+                         vx_, vy_, config_.system.mass, dt});
+}
+
+void Simulation::flush_kick() {
+    if (!kick_pending_) return;
+    kick_pending_ = false;
+    newton_sum_kick(config_.integrator.dt);
+}
+
+bool Simulation::joined_kick_drift(double dt, bool may_test) {
+    const auto box = config_.box();
+    // The list's displacement test in the same launch, where the list has one to test against
+    // (built, Displacement rule); the flag's stand-in and the positions as x0 where it has none.
+    const bool test = may_test && neighbors_.can_test_ahead();
+    const std::vector<Array> &x0 = test ? neighbors_.build_positions() : std::vector<Array>{x_, y_};
+    if (no_flag_.is_null()) no_flag_ = zeros(1, DType::Int32, backend_);
+    const std::vector<Array> &b = newton_->buffers();
+    (*joined_kicks_)(newton_->chunks(), {x_,
+                                         y_,
+                                         vx_,
+                                         vy_,
+                                         fx_,
+                                         fy_,
+                                         pe_,
+                                         vir_,
+                                         b[0],
+                                         b[1],
+                                         b[2],
+                                         b[3],
+                                         newton_->range_lo(),
+                                         newton_->range_hi(),
+                                         newton_->offsets(),
+                                         int32_t(n_),
+                                         newton_->chunks(),
+                                         config_.system.mass,
+                                         dt,
+                                         box[0],
+                                         box[1],
+                                         local_periodic(),
+                                         int32_t(test ? 1 : 0),
+                                         x0[0],
+                                         x0[1],
+                                         neighbors_.rebuild_limit2(),
+                                         test ? neighbors_.stale_flag() : no_flag_});
+    return test;
+}
+
+void Simulation::step_one(bool defer) {
     const auto box = config_.box();
     const double m = config_.system.mass, dt = config_.integrator.dt;
-    kick_drift_({x_, y_, vx_, vy_, fx_, fy_, m, dt, box[0], box[1], local_periodic()});
-    compute_forces_and_kick(dt);
+    bool tested = false;
+    if (kick_pending_) {
+        tested = joined_kick_drift(dt, true);
+        kick_pending_ = false;
+    } else {
+        kick_drift_({x_, y_, vx_, vy_, fx_, fy_, m, dt, box[0], box[1], local_periodic()});
+    }
+    forces_and_kick(dt, defer, tested);
     ++step_;
+}
+
+void Simulation::step() {
+    flush_kick();
+    step_one(false);
+}
+
+void Simulation::advance(int64_t steps, const std::function<bool()> &stop) {
+    // Nothing observes the state between these steps (the run loop samples, writes and
+    // checkpoints after the last): each but the last may leave its sums and kick to the next.
+    for (int64_t k = 0; k < steps; ++k) {
+        if (k > 0 && stop()) break;
+        step_one(joined_kicks_ && k + 1 < steps);
+    }
+    flush_kick(); // the last step done, completed
 }
 
 void Simulation::compile_kernels() {
@@ -212,6 +303,13 @@ void Simulation::compile_kernels() {
     kick_({vx_, vy_, fx_, fy_, m, 0.0});
     // The rebuild check (after the first build); a domain's runs on the extended positions.
     if (!domain_) (void)neighbors_.max_displacement2({x_, y_});
+    if (joined_kicks_) {
+        // A force pass whose sums the joined launch does, with a kick and a drift by dt = 0: the
+        // same forces (the same positions and list), the state unchanged.
+        forces_and_kick(0.0, true, false);
+        joined_kick_drift(0.0, false);
+        kick_pending_ = false;
+    }
     (void)observables();
 }
 

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -73,6 +74,15 @@ public:
 
     // One velocity-Verlet step: kick + drift (+ wrap), neighbour update, forces, kick.
     void step() override;
+    // `steps` calls of step(), bit for bit. Where steps join (joins_steps()) every step but the
+    // last leaves its chunks' sums and closing half-kick to the next step's opening launch
+    // (newton_sum_kick_kick_drift), which also tests the list's displacements; a stop request
+    // ends it after the step in progress, completed.
+    void advance(int64_t steps, const std::function<bool()> &stop) override;
+    using Stepper::advance;
+    // Whether advance() joins a step's end with the next one's start: half lists (cpu backend,
+    // one rank) without walls.
+    bool joins_steps() const { return joined_kicks_.has_value(); }
     // Neighbour update (as the rebuild rule says) and forces, energies and virials at the
     // current positions.
     void compute_forces();
@@ -137,6 +147,18 @@ private:
     Checkpoint gathered_save();
     // "rank 0: 500 owned, 300 ghosts, 4.8 kB sent per step" (the last halo refresh).
     std::string domain_summary() const;
+    // One step; `defer`: leave the chunks' sums and the closing half-kick to the next step.
+    void step_one(bool defer);
+    // compute_forces_and_kick; `defer`: the force loop only, its sums and kick pending
+    // (kick_pending_); `tested`: joined_kick_drift did the list's displacement test.
+    void forces_and_kick(double dt, bool defer, bool tested);
+    // The chunks' sums into fx_, fy_, pe_, vir_, then the kick by dt (newton_sum_2d_kick).
+    void newton_sum_kick(double dt);
+    // The pending chunks' sums and closing half-kick, now.
+    void flush_kick();
+    // The pending sums and kick, then kick_drift, by dt in one launch; with `may_test` also the
+    // list's displacement test where it has one (NeighborList::can_test_ahead): true when it did.
+    bool joined_kick_drift(double dt, bool may_test);
 
     Md2dConfig config_;
     smelt::Options options_;
@@ -155,6 +177,11 @@ private:
     std::optional<smelt::Elementwise> newton_forces_;
     std::optional<NewtonBuffers> newton_;
     std::optional<smelt::Elementwise> newton_sum_kick_; // half lists without walls
+    // advance(): newton_sum_kick_kick_drift (half lists without walls); kick_pending_ while the
+    // buffers wait for their sums into fx_, fy_, pe_, vir_ and vx_, vy_ for the closing kick.
+    std::optional<smelt::Elementwise> joined_kicks_;
+    bool kick_pending_ = false;
+    smelt::Array no_flag_; // the stale flag's stand-in where the joined launch does not test
     smelt::Reduction ke_, pe_sum_, virial_;
 };
 

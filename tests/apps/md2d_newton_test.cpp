@@ -214,6 +214,59 @@ TEST(Md2dNewton, RestartRebuildsTheListOfTheRun) {
     EXPECT_TRUE(fresh_differs) << "lists built at the restart steps summed in the same order";
 }
 
+// advance(k) on half lists without walls joins each step's chunk sums and closing half-kick
+// with the next step's opening kick and drift and the list's displacement test
+// (newton_sum_kick_kick_drift): k calls of step() are the oracle, for the bits of positions,
+// velocities, forces, energies and virials, the list builds and the energy, on 2 threads over 2
+// chunks, in double and single precision, through list rebuilds (a small skin) and a stop request.
+TEST(Md2dJoinedKicks, CpuNewtonAdvanceEqualsSingleSteps) {
+    auto &cpu = dynamic_cast<smelt::cpu::CpuBackend &>(smelt::get_backend("cpu"));
+    const int saved = cpu.num_threads();
+    cpu.set_num_threads(2);
+    for (const char *precision : {"double", "single"}) {
+        SCOPED_TRACE(precision);
+        std::string yaml = liquid("true") + "precision: " + precision + "\n";
+        const std::string keep = "neighbor: {newton: true}";
+        yaml.replace(yaml.find(keep), keep.size(), "neighbor: {newton: true, skin: 0.1}");
+        const Md2dConfig c = md2d_config(yaml);
+        ASSERT_EQ(NewtonBuffers::chunks_for(c.n()), 2);
+        Simulation joined(c, md2d_physics()), single(c, md2d_physics());
+        EXPECT_TRUE(joined.neighbors().spec().half);
+        EXPECT_TRUE(joined.joins_steps());
+        joined.set_initial_state();
+        single.set_initial_state();
+        joined.compile_kernels(); // runs the joined launch with dt = 0: the state stays
+        // A stop request after 5 steps ends advance() with the 5th step completed.
+        int asked = 0;
+        joined.advance(13, [&] { return ++asked == 5; });
+        for (int k = 0; k < 5; ++k)
+            single.step();
+        EXPECT_EQ(joined.step_index(), 5);
+        EXPECT_EQ(state_of(joined), state_of(single));
+        EXPECT_EQ(joined.host(joined.fx()), single.host(single.fx()));
+        for (int k = 0; k < 5; ++k)
+            joined.advance(13);
+        for (int k = 5; k < 70; ++k)
+            single.step();
+        EXPECT_EQ(joined.step_index(), 70);
+        EXPECT_GT(single.neighbors().builds(), 5);
+        EXPECT_EQ(joined.neighbors().builds(), single.neighbors().builds());
+        EXPECT_EQ(state_of(joined), state_of(single));
+        for (auto get : {&Simulation::fx, &Simulation::fy, &Simulation::pe, &Simulation::vir})
+            EXPECT_EQ(joined.host((joined.*get)()), single.host((single.*get)()));
+        EXPECT_EQ(joined.thermo().etotal, single.thermo().etotal);
+    }
+    cpu.set_num_threads(saved);
+}
+
+// With walls (forces added between the sums and the kick) and with full lists the steps do not
+// join (advance() runs step() as the Stepper does).
+TEST(Md2dJoinedKicks, NotWithWallsOrFullLists) {
+    EXPECT_FALSE(Simulation(md2d_config(lattice_config(10, 10, false, "true")), md2d_physics())
+                     .joins_steps());
+    EXPECT_FALSE(Simulation(md2d_config(liquid("false")), md2d_physics()).joins_steps());
+}
+
 TEST(Md2dNewton, AutoIsOnForBinnedListsOnTheCpu) {
     Md2dConfig c = md2d_config(liquid("auto"));
     EXPECT_FALSE(c.neighbor.newton.has_value());

@@ -457,6 +457,74 @@ def check_newton():
                           "%s: chunks run in reverse order give the same bits" % label)
 
 
+def check_newton_joined_kicks_test():
+    """newton_sum_kick_kick_drift (a step's end joined with the next one's start over the chunks
+    of a half list): the bits of newton_sum_2d_kick then kick_drift launched one after the
+    other, with the buffers left zero; with test = 1 stale[0] grows by the number of particles
+    that NumPy finds farther than sqrt(limit2) (minimum image when periodic) from their saved
+    positions, and with test = 0 the flag is left alone."""
+    eps, sigma, rc, rl = 1.0, 1.0, 2.5, 2.8
+    m, dt, limit2 = 1.3, 0.005, 0.04 ** 2
+    lx, ly = 17.0, 15.5
+    for periodic in (1, 0):
+        # A jittered 16 x 15 lattice whose first column lies on the seam x = 0: those particles
+        # sit within 0.004 of it and move towards it, so the drift takes them across (periodic:
+        # wraps them).
+        rng = np.random.default_rng(23 + periodic)
+        ix, iy = np.meshgrid(np.arange(16), np.arange(15))
+        ix, iy = ix.ravel(), iy.ravel()
+        x = ix * (lx / 16) + rng.uniform(-0.1, 0.1, 240)
+        y = (iy + 0.5) * (ly / 15) + rng.uniform(-0.1, 0.1, 240)
+        seam = ix == 0
+        x[seam] = rng.uniform(-0.004, 0.004, 15)
+        vx, vy = rng.normal(0.0, 1.0, 240), rng.normal(0.0, 1.0, 240)
+        vx[seam] = np.where(x[seam] < 0, 2.0, -2.0)
+        x = np.mod(x, lx) if periodic else x
+        perm = rng.permutation(240)
+        x, y, vx, vy, seam = (a[perm].copy() for a in (x, y, vx, vy, seam))
+        n = len(x)
+        start, count, idx = half_list(x, y, lx, ly, periodic, rl, 40)
+        # The positions of a list build a little off the current ones (across the seam for
+        # some: their displacement is small only through the minimum image).
+        saved = [np.mod(x + rng.normal(0.0, 0.02, n), lx), y + rng.normal(0.0, 0.02, n)]
+        for nchunk in (1, 5):
+            rlo, rhi = np.zeros(nchunk, np.int32), np.zeros(nchunk, np.int32)
+            elementwise(P.newton_ranges, nchunk, start, count, idx, rlo, rhi, n, nchunk)
+            boff = np.concatenate(([0], np.cumsum(rhi - rlo)[:-1])).astype(np.int32)
+            filled = [np.zeros(int(np.sum(rhi - rlo))) for _ in range(4)]
+            elementwise(P.compute_forces_newton, nchunk, x, y, *filled, rlo, boff, n, nchunk,
+                        start, count, idx, lx, ly, periodic, eps, sigma, rc * rc, 1)
+            for test in (1, 0):
+                j = [a.copy() for a in (x, y, vx, vy)] + [np.full(n, np.nan) for _ in range(4)]
+                a = [c.copy() for c in j]
+                jb, ab = [b.copy() for b in filled], [b.copy() for b in filled]
+                stale = np.array([5], dtype=np.int32)
+                elementwise(P.newton_sum_kick_kick_drift, nchunk, *j, *jb, rlo, rhi, boff, n,
+                            nchunk, m, dt, lx, ly, periodic, test, *saved, limit2, stale)
+                # x, y, vx, vy, fx, fy, pe, vir: the separate launches.
+                elementwise(P.newton_sum_2d_kick, nchunk, *a[4:], *ab, rlo, rhi, boff, n, nchunk,
+                            a[2], a[3], m, dt)
+                elementwise(P.kick_drift, n, *a[:6], m, dt, lx, ly, periodic)
+                check(all(np.array_equal(j[k], a[k]) for k in range(8)) and
+                      np.any(j[4] != 0) and np.all(np.isfinite(j[7])) and
+                      not any(np.any(b) for b in jb),
+                      "periodic %d, %d chunks, test %d: the joined launch leaves the separate "
+                      "launches' state and zero buffers" % (periodic, nchunk, test))
+                crossed = int(np.count_nonzero(np.abs(j[0] - x) > lx / 2))
+                check(crossed == (int(np.count_nonzero(seam)) if periodic else 0) and
+                      (not periodic or np.all((j[0] >= 0) & (j[0] < lx))),
+                      "periodic %d, test %d: %d particles wrapped across the seam"
+                      % (periodic, test, crossed))
+                d = [a[0] - saved[0], a[1] - saved[1]]
+                if periodic:
+                    d = [np_min_image(d[0], lx), np_min_image(d[1], ly)]
+                moved = int(np.count_nonzero(d[0] * d[0] + d[1] * d[1] > limit2))
+                want = 5 + (moved if test else 0)
+                check(0 < moved < n // 2 and stale[0] == want,
+                      "periodic %d, %d chunks, test %d: stale flag %d, want %d (%d of %d moved)"
+                      % (periodic, nchunk, test, stale[0], want, moved, n))
+
+
 def run_nve(x, y, vx, vy, lx, ly, periodic, pot, m, dt, steps, walls=None):
     n = len(x)
     fx, fy, pe, _ = forces_all_pairs(x, y, lx, ly, periodic, pot, walls)
@@ -536,6 +604,7 @@ CHECKS = {
     "forces_fd": check_forces_fd,
     "neighbor_lists": check_neighbor_lists,
     "newton": check_newton,
+    "newton_joined_kicks_test": check_newton_joined_kicks_test,
     "integrator": check_integrator,
     "displacement": check_displacement,
     "reductions": check_virial_map,

@@ -28,11 +28,14 @@ TEST_P(Md2dPhysics, CPythonCheck) {
 // neighbor_lists: binned and all-pairs CSR lists = NumPy's pair set; list forces = all pairs.
 // newton: half lists hold each pair once; Newton's third law over them (per-chunk buffers) =
 //   NumPy's all-pairs forces, energies, virials to 1e-12, in any chunk order.
+// newton_joined_kicks_test: newton_sum_kick_kick_drift = newton_sum_2d_kick then kick_drift, bit
+//   for bit, and its count of particles past the rebuild limit = NumPy's.
 // integrator: energy and momentum conservation, time reversibility, wrapping, kick/drift.
 // displacement, reductions: the rebuild criterion and the reduction maps.
 INSTANTIATE_TEST_SUITE_P(Checks, Md2dPhysics,
                          ::testing::Values("kernel_language", "min_image", "lattice_energy",
-                                           "forces_fd", "neighbor_lists", "newton", "integrator",
-                                           "displacement", "reductions"));
+                                           "forces_fd", "neighbor_lists", "newton",
+                                           "newton_joined_kicks_test", "integrator", "displacement",
+                                           "reductions"));
 
 } // namespace
