@@ -524,76 +524,23 @@ bool Simulation::joined_kick_drift(double dt, bool may_test) {
         test ? neighbors_.build_positions() : std::vector<Array>{pos_[0], pos_[1], pos_[2]};
     if (fresh_.is_null()) fresh_ = zeros(1, DType::Int32, backend_);
     const Array &stale = test ? neighbors_.stale_flag() : fresh_;
+    std::vector<smelt::Arg> args = {pos_[0], pos_[1],   pos_[2],   vel_[0],  vel_[1],
+                                    vel_[2], force_[0], force_[1], force_[2]};
+    // Then what the sums read: the Newton chunks' buffers and ranges, or the lanes' parts.
+    int64_t items = n_local_;
     if (newton_) {
         const std::vector<Array> &b = newton_->buffers();
-        (*joined_kicks_)(newton_->chunks(), {pos_[0],
-                                             pos_[1],
-                                             pos_[2],
-                                             vel_[0],
-                                             vel_[1],
-                                             vel_[2],
-                                             force_[0],
-                                             force_[1],
-                                             force_[2],
-                                             b[0],
-                                             b[1],
-                                             b[2],
-                                             newton_->range_lo(),
-                                             newton_->range_hi(),
-                                             newton_->offsets(),
-                                             int32_t(n_local_),
-                                             newton_->chunks(),
-                                             img_[0],
-                                             img_[1],
-                                             img_[2],
-                                             typ_,
-                                             mass_,
-                                             dt,
-                                             box[0],
-                                             box[1],
-                                             box[2],
-                                             local_periodic_,
-                                             int32_t(test ? 1 : 0),
-                                             x0[0],
-                                             x0[1],
-                                             x0[2],
-                                             neighbors_.rebuild_limit2(),
-                                             stale});
-        return test;
+        args.insert(args.end(), {b[0], b[1], b[2], newton_->range_lo(), newton_->range_hi(),
+                                 newton_->offsets(), int32_t(n_local_), newton_->chunks()});
+        items = newton_->chunks();
+    } else {
+        args.insert(args.end(), {pe_, vir_, lane_parts_[0], lane_parts_[1], lane_parts_[2],
+                                 lane_parts_[3], lane_parts_[4], int32_t(neighbors_.spec().lanes)});
     }
-    (*joined_kicks_)(n_local_, {pos_[0],
-                                pos_[1],
-                                pos_[2],
-                                vel_[0],
-                                vel_[1],
-                                vel_[2],
-                                force_[0],
-                                force_[1],
-                                force_[2],
-                                pe_,
-                                vir_,
-                                lane_parts_[0],
-                                lane_parts_[1],
-                                lane_parts_[2],
-                                lane_parts_[3],
-                                lane_parts_[4],
-                                int32_t(neighbors_.spec().lanes),
-                                img_[0],
-                                img_[1],
-                                img_[2],
-                                typ_,
-                                mass_,
-                                dt,
-                                box[0],
-                                box[1],
-                                box[2],
-                                local_periodic_,
-                                int32_t(test ? 1 : 0),
-                                x0[0],
-                                x0[1],
-                                x0[2],
-                                neighbors_.rebuild_limit2(),
-                                stale});
+    args.insert(args.end(), {img_[0], img_[1], img_[2], typ_, mass_, dt, box[0], box[1], box[2],
+                             local_periodic_, int32_t(test ? 1 : 0), x0[0], x0[1], x0[2],
+                             neighbors_.rebuild_limit2(), stale});
+    (*joined_kicks_)(items, args);
     return test;
 }
 
