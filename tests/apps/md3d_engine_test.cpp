@@ -619,6 +619,15 @@ TEST(OpenCLMd3dOverlapTest, SameRebuildsAndBitsAsTheWaitedTest) {
     }
 }
 
+// Positions, velocities and forces of two runs, bit for bit.
+void expect_same_bits(Simulation &a, Simulation &b) {
+    for (int k = 0; k < 3; ++k) {
+        EXPECT_EQ(a.host(a.position(k)), b.host(b.position(k))) << "position " << k;
+        EXPECT_EQ(a.host(a.velocity(k)), b.host(b.velocity(k))) << "velocity " << k;
+        EXPECT_EQ(a.host(a.force(k)), b.host(b.force(k))) << "force " << k;
+    }
+}
+
 // advance(k) on GPUs with lanes (NVE, no walls) joins each step's lanes' sums and closing
 // half-kick with the next step's opening kick (sum_lanes_kick_kick_drift): the same rebuilds and
 // bits as k calls of step(), through reorders by cell and list rebuilds. On OpenCL (PoCL in CI).
@@ -640,11 +649,7 @@ TEST(OpenCLMd3dJoinedKicks, AdvanceEqualsSingleSteps) {
     EXPECT_EQ(joined.step_index(), 39);
     EXPECT_GT(single.neighbors().builds(), 3);
     EXPECT_EQ(joined.neighbors().builds(), single.neighbors().builds());
-    for (int a = 0; a < 3; ++a) {
-        EXPECT_EQ(joined.host(joined.position(a)), single.host(single.position(a))) << a;
-        EXPECT_EQ(joined.host(joined.velocity(a)), single.host(single.velocity(a))) << a;
-        EXPECT_EQ(joined.host(joined.force(a)), single.host(single.force(a))) << a;
-    }
+    expect_same_bits(joined, single);
     EXPECT_EQ(joined.thermo().etotal, single.thermo().etotal);
 }
 
@@ -673,10 +678,7 @@ TEST(Md3dJoinedKicks, CpuNewtonAdvanceEqualsSingleSteps) {
     for (int k = 0; k < 5; ++k)
         single.step();
     EXPECT_EQ(joined.step_index(), 5);
-    for (int a = 0; a < 3; ++a) {
-        EXPECT_EQ(joined.host(joined.velocity(a)), single.host(single.velocity(a))) << a;
-        EXPECT_EQ(joined.host(joined.force(a)), single.host(single.force(a))) << a;
-    }
+    expect_same_bits(joined, single);
     for (int k = 0; k < 3; ++k)
         joined.advance(13);
     for (int k = 5; k < 44; ++k)
@@ -685,11 +687,7 @@ TEST(Md3dJoinedKicks, CpuNewtonAdvanceEqualsSingleSteps) {
     EXPECT_EQ(joined.step_index(), 44);
     EXPECT_GT(single.neighbors().builds(), 3);
     EXPECT_EQ(joined.neighbors().builds(), single.neighbors().builds());
-    for (int a = 0; a < 3; ++a) {
-        EXPECT_EQ(joined.host(joined.position(a)), single.host(single.position(a))) << a;
-        EXPECT_EQ(joined.host(joined.velocity(a)), single.host(single.velocity(a))) << a;
-        EXPECT_EQ(joined.host(joined.force(a)), single.host(single.force(a))) << a;
-    }
+    expect_same_bits(joined, single);
     EXPECT_EQ(joined.thermo().etotal, single.thermo().etotal);
 }
 
