@@ -71,10 +71,11 @@ struct NeighborList::State {
     double limit2() const { return 0.25 * spec.skin * spec.skin; }
     // The displacement rule on the test's value, compared in the value's own precision: a kernel
     // given limit2() as a real of that precision decides the same way (float32 in single).
-    bool past_limit(const Value &v) const {
-        if (v.dtype() == DType::Float32) return v.as<float>() > static_cast<float>(limit2());
-        return v.as<double>() > limit2();
+    bool past_limit(double d2, DType real) const {
+        if (real == DType::Float32) return static_cast<float>(d2) > static_cast<float>(limit2());
+        return d2 > limit2();
     }
+    bool past_limit(const Value &v) const { return past_limit(v.as<double>(), v.dtype()); }
     std::vector<Arg> displacement_args(const std::vector<Array> &coords) const {
         std::vector<Arg> a(coords.begin(), coords.end());
         a.insert(a.end(), saved.begin(), saved.end());
@@ -476,6 +477,10 @@ const Array &NeighborList::stale_flag() const {
 
 double NeighborList::rebuild_limit2() const {
     return s_->limit2();
+}
+
+bool NeighborList::past_limit(double d2, DType real) const {
+    return s_->past_limit(d2, real);
 }
 
 void NeighborList::invalidate() {

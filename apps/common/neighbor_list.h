@@ -179,6 +179,10 @@ public:
     bool finish_update(const std::vector<Array> &coords);
     const Array &stale_flag() const;
     double rebuild_limit2() const; // (skin / 2)^2
+    // The displacement rule update() applies to a largest squared displacement d2 (one of
+    // max_displacement2(), or their maximum over MPI ranks), compared in the positions' dtype
+    // `real` as the kernels compare it (float32 in single precision).
+    bool past_limit(double d2, DType real) const;
     // Rebuilds unconditionally.
     void build(const std::vector<Array> &coords);
     // The next update() rebuilds (call after replacing the positions wholesale).

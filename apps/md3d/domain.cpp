@@ -74,12 +74,9 @@ bool Md3dDomain::needs_rebuild(const std::array<smelt::Array, 3> &pos, int64_t n
     // Every rank takes the same branch: stale_ and the rule are the same everywhere.
     d2 = mpi::max(d2);
     if (stale_ || config_.neighbor.rebuild == Rebuild::EveryStep) return true;
-    // In the positions' precision, as a serial run's NeighborList::update() compares: the
-    // largest displacement of float32 positions is a float32, which converts to double and back
-    // exactly.
-    const double limit2 = list.rebuild_limit2();
-    if (ext_[0].dtype() == DType::Float32) return float(d2) > float(limit2);
-    return d2 > limit2;
+    // As a serial run's NeighborList::update() decides: the largest displacement of float32
+    // positions is a float32, which converts to double and back exactly.
+    return list.past_limit(d2, ext_[0].dtype());
 }
 
 int64_t Md3dDomain::migrate(const std::vector<smelt::Array *> &owned, int64_t n) {
