@@ -12,6 +12,7 @@
 #include "backends/opencl/device_select.h"
 #include "support/process.h"
 
+#include <cstring>
 #include <functional>
 #include <numeric>
 
@@ -194,6 +195,51 @@ TEST(OpenCLBackend, ArgumentsChangedBetweenLaunchesAreSeen) {
     EXPECT_EQ(contents(a), want_a);
     cl->release(a);
     cl->release(b);
+}
+
+// Reads land in pinned memory (small blocking reads and HostStage): each sees exactly the
+// kernels queued before it, two stages in flight keep their own values, and a stage's memory
+// is reused by its next start. Reads above the pinned size go straight to the caller's memory.
+TEST(OpenCLBackend, ReadsSeeTheKernelsQueuedBeforeThem) {
+    SMELT_OPENCL_OR_SKIP(cl);
+    auto module = cl->compile({kAddSource, {"add_to"}});
+    void *fn = module->function("add_to");
+    const int64_t n = 2048; // 8 KiB: above the 4 KiB of the pinned small reads
+    std::vector<int32_t> host(n);
+    std::iota(host.begin(), host.end(), 0);
+    Buffer x = cl->allocate(n * 4);
+    cl->write(x, 0, host.data(), n * 4);
+    auto add = [&](int32_t c) {
+        KernelArg args[] = {KernelArg::of(x), KernelArg::of(c), KernelArg::of(n)};
+        cl->launch(fn, LaunchDims::linear(n), args);
+    };
+    auto first = cl->host_stage(8), second = cl->host_stage(8);
+    add(1);
+    first->start(x, 4 * 10, 8); // x[10], x[11] after +1
+    add(100);
+    second->start(x, 4 * 10, 8); // after +101
+    add(1000);
+    int32_t small[2] = {0, 0};
+    cl->read(x, 4 * 10, small, 8); // after +1101
+    std::vector<int32_t> all(n);
+    cl->read(x, 0, all.data(), n * 4);
+    int32_t a[2], b[2];
+    std::memcpy(b, second->wait(), 8);
+    std::memcpy(a, first->wait(), 8);
+    EXPECT_EQ(a[0], 11);
+    EXPECT_EQ(a[1], 12);
+    EXPECT_EQ(b[0], 111);
+    EXPECT_EQ(b[1], 112);
+    EXPECT_EQ(small[0], 1111);
+    EXPECT_EQ(small[1], 1112);
+    for (int64_t i = 0; i < n; ++i)
+        ASSERT_EQ(all[size_t(i)], int32_t(i) + 1101) << i;
+    add(-1101); // the stage's memory again, with the first value back
+    first->start(x, 0, 8);
+    std::memcpy(a, first->wait(), 8);
+    EXPECT_EQ(a[0], 0);
+    EXPECT_EQ(a[1], 1);
+    cl->release(x);
 }
 
 TEST(OpenCLBackend, LaunchMistakesAreClear) {

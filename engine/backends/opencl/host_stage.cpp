@@ -1,10 +1,10 @@
-// HostStage on OpenCL: a non-blocking clEnqueueReadBuffer on the in-order queue, flushed so the
-// device starts it without a later blocking call, and its event; wait() waits for that event.
+// HostStage on OpenCL: a non-blocking clEnqueueReadBuffer on the in-order queue into pinned
+// host memory (pinned_host.h), flushed so the device starts it without a later blocking call,
+// and its event; wait() waits for that event.
 #include "backends/opencl/cl_api.h"
 #include "backends/opencl/opencl_backend.h"
+#include "backends/opencl/pinned_host.h"
 #include "support/error.h"
-
-#include <vector>
 
 namespace smelt::opencl {
 
@@ -12,7 +12,8 @@ namespace {
 
 class EventStage : public HostStage {
 public:
-    EventStage(OpenCLBackend &backend, size_t capacity) : backend_(backend), host_(capacity) {}
+    EventStage(OpenCLBackend &backend, size_t capacity)
+        : backend_(backend), host_(backend.context(), backend.queue(), capacity) {}
     ~EventStage() override {
         // The read must land before its memory goes; errors cannot be thrown from here.
         if (event_) {
@@ -54,7 +55,7 @@ public:
 
 private:
     OpenCLBackend &backend_;
-    std::vector<unsigned char> host_;
+    PinnedHost host_;
     cl_event event_ = nullptr;
     bool started_ = false;
 };

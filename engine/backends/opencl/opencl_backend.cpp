@@ -1,6 +1,7 @@
 #include "backends/opencl/opencl_backend.h"
 
 #include "backends/opencl/build_log.h"
+#include "backends/opencl/pinned_host.h"
 #include "backends/opencl/program.h"
 #include "support/debug.h"
 #include "support/error.h"
@@ -8,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -126,6 +128,7 @@ OpenCLBackend::OpenCLBackend(OpenCLOptions options, std::optional<DiskCache> cac
 
 OpenCLBackend::~OpenCLBackend() {
     loader_.reset(); // its modules hold programs of this context
+    small_reads_.reset();
     if (just_built_) clReleaseProgram(just_built_);
     if (queue_) {
         clFinish(queue_);
@@ -184,6 +187,17 @@ void OpenCLBackend::fill_zero(const Buffer &dst, size_t offset, size_t bytes) {
 void OpenCLBackend::read(const Buffer &src, size_t src_offset, void *dst, size_t bytes) {
     check_range(src, src_offset, bytes, "read");
     if (bytes == 0) return;
+    if (bytes <= kPinnedReadBytes) {
+        // A reduction's value, a count: through pinned memory (pinned_host.h), then copied.
+        std::lock_guard<std::mutex> lock(small_reads_mutex_);
+        if (!small_reads_)
+            small_reads_ = std::make_unique<PinnedHost>(context_, queue_, kPinnedReadBytes);
+        check(clEnqueueReadBuffer(queue_, mem(src), CL_TRUE, src_offset, bytes,
+                                  small_reads_->data(), 0, nullptr, nullptr),
+              "clEnqueueReadBuffer");
+        std::memcpy(dst, small_reads_->data(), bytes);
+        return;
+    }
     check(
         clEnqueueReadBuffer(queue_, mem(src), CL_TRUE, src_offset, bytes, dst, 0, nullptr, nullptr),
         "clEnqueueReadBuffer");

@@ -4,8 +4,10 @@
 //   Buffer.handle    cl_mem (CL_MEM_READ_WRITE); host_addressable() is false, so Arrays keep
 //                    a host mirror and move data with push()/pull()
 //   write/read       blocking clEnqueueWriteBuffer / clEnqueueReadBuffer: the host memory may
-//                    be reused on return, and a read sees every kernel queued before it
-//   host_stage       a non-blocking clEnqueueReadBuffer, flushed, and its event
+//                    be reused on return, and a read sees every kernel queued before it; reads
+//                    of up to 4 KiB land in pinned memory first (pinned_host.h)
+//   host_stage       a non-blocking clEnqueueReadBuffer into pinned memory, flushed, and its
+//                    event
 //   copy, launch     queued (clEnqueueCopyBuffer, clEnqueueNDRangeKernel); synchronize() is
 //                    clFinish, flush() clFlush
 //   build            clCreateProgramWithSource + clBuildProgram (-cl-std=CL1.2 + extra flags);
@@ -24,12 +26,15 @@
 #include "backends/opencl/cl_api.h"
 #include "backends/opencl/device_select.h"
 
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace smelt::opencl {
+
+class PinnedHost;
 
 struct OpenCLOptions {
     std::string device;           // selection spec (device_select.h); "" → $SMELT_OPENCL_DEVICE
@@ -108,6 +113,11 @@ private:
     cl_context context_ = nullptr;
     cl_command_queue queue_ = nullptr;
     std::mutex launch_mutex_; // clSetKernelArg + enqueue of one cl_kernel must not interleave
+
+    // Blocking reads of up to kPinnedReadBytes go through this pinned buffer (read()).
+    static constexpr size_t kPinnedReadBytes = 4096;
+    std::mutex small_reads_mutex_;
+    std::unique_ptr<PinnedHost> small_reads_;
 
     // The program build() just made, reused by the load() of its binary that follows (the
     // KernelLoader publishes the entry in between, so it is matched by the binary's hash).
