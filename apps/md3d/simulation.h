@@ -163,6 +163,12 @@ public:
         ensure_energies();
         return vir_;
     }
+    // The Newton chunks of the CPU's half lists (NewtonBuffers::chunks_for with this cap);
+    // 0 without half lists.
+    static constexpr int32_t kMaxNewtonChunks = 8;
+    int32_t newton_chunks() const { return newton_ ? newton_->chunks() : 0; }
+    // Entries of each Newton buffer in use after the last list build (0 without half lists).
+    int64_t newton_entries() const { return newton_ ? newton_->entries() : 0; }
 
 private:
     smelt::Array real_array(const std::vector<double> &v, size_t expected) const;

@@ -267,6 +267,47 @@ TEST(Md3dNewton, ChunkCountsSplitEvenlyOverThreads) {
         EXPECT_EQ(NewtonBuffers::chunks_for(n), chunks) << n << " particles";
 }
 
+// With a cap (md3d's 8): the counts up to it as before, then the cap.
+TEST(Md3dNewton, ChunkCountsStopAtTheCap) {
+    const std::pair<int64_t, int32_t> expected[] = {
+        {3100, 3}, {8191, 7}, {9216, 8}, {32000, 8}, {1000000, 8}};
+    for (const auto &[n, chunks] : expected)
+        EXPECT_EQ(NewtonBuffers::chunks_for(n, 8), chunks) << n << " particles";
+    EXPECT_EQ(NewtonBuffers::chunks_for(32000, 16), 16);
+    EXPECT_THROW(NewtonBuffers::chunks_for(1000, 0), std::invalid_argument);
+    EXPECT_THROW(NewtonBuffers::chunks_for(1000, 12), std::invalid_argument);
+}
+
+// md3d caps its chunks at 8: on an in.lj liquid of 16 384 atoms (16 chunks of 1024 uncapped)
+// the buffers of the same list hold fewer entries (each chunk's range reaches about one layer of
+// cells past its particles), and the forces after 10 steps equal the full lists' to 1e-10.
+TEST(Md3dNewton, EightChunksHoldFewerEntriesWithTheSameForces) {
+    const std::string liquid =
+        "system: {lattice: fcc, cells: [16, 16, 16], density: 0.8442, temperature: 1.44, "
+        "seed: 5}\npotential: {r_cut: 2.5}\nintegrator: {kind: nve, dt: 0.005, steps: 10}\n";
+    auto half = run(liquid + "neighbor: {newton: true}\n", 10);
+    auto full = run(liquid + "neighbor: {newton: false}\n", 10);
+    const int64_t n = 16384;
+    ASSERT_EQ(NewtonBuffers::chunks_for(n), 16);
+    EXPECT_EQ(half->newton_chunks(), Simulation::kMaxNewtonChunks);
+    EXPECT_EQ(Simulation::kMaxNewtonChunks, 8);
+    NewtonBuffers uncapped(md3d_physics(), smelt::Options{}, n, smelt::DType::Float64);
+    uncapped.prepare(half->neighbors());
+    ASSERT_EQ(uncapped.chunks(), 16);
+    RecordProperty("entries_8_chunks", std::to_string(half->newton_entries()));
+    RecordProperty("entries_16_chunks", std::to_string(uncapped.entries()));
+    EXPECT_LT(half->newton_entries(), uncapped.entries());
+    EXPECT_LT(half->newton_entries(), 3 * n) << "uncapped: " << uncapped.entries();
+    double scale = 0.0;
+    for (int a = 0; a < 3; ++a)
+        scale = std::max(scale, largest(full->host(full->force(a))));
+    for (int a = 0; a < 3; ++a) {
+        const auto fh = half->host(half->force(a)), ff = full->host(full->force(a));
+        for (size_t i = 0; i < fh.size(); ++i)
+            ASSERT_NEAR(fh[i], ff[i], 1e-10 * scale) << "axis " << a << " particle " << i;
+    }
+}
+
 TEST(Md3dNewton, AutoIsOnForBinnedListsOnTheCpu) {
     Md3dConfig c = md3d_config(std::string(kLiquid) + kQuiet);
     EXPECT_FALSE(c.neighbor.newton.has_value());

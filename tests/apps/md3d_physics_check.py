@@ -503,6 +503,25 @@ def check_box():
     x2, img2 = x.copy(), img.copy()
     elementwise(B.wrap_axis, len(a), x2, img2, L)
     check(np.array_equal(x2, x) and np.array_equal(img2, img), "wrap_axis is idempotent")
+    # wrap_axis leaves a coordinate in [0, L) alone instead of dividing: wrap_coord and
+    # image_shift give it back unchanged with no image, also where a / L rounds up to 1, so the
+    # shortcut has their bits; outside [0, L) it is their result, bit for bit.
+    inside = np.concatenate([np.random.default_rng(3).uniform(0, L, 500),
+                             [0.0, 5e-324, 1e-300, L / 2, np.nextafter(L, 0),
+                              np.nextafter(np.nextafter(L, 0), 0)]])
+    check(all(B.wrap_coord(v, L) == v and B.image_shift(v, L) == 0 for v in inside),
+          "wrap_coord(a) == a and image_shift(a) == 0 for a in [0, L)")
+    outside = np.concatenate([a, -inside[inside > 0], inside + L, [L, 2 * L - 1e-15,
+                              np.nextafter(2 * L, 0), np.nextafter(-L, 0), -L]])
+    for vals in (inside, outside):
+        x = vals.copy()
+        img = np.full(len(vals), 5, dtype=np.int32)
+        elementwise(B.wrap_axis, len(vals), x, img, L)
+        want_x = np.array([B.wrap_coord(v, L) for v in vals])
+        want_img = np.array([5 + B.image_shift(v, L) for v in vals], dtype=np.int32)
+        check(np.array_equal(x.view(np.int64), want_x.view(np.int64)) and
+              np.array_equal(img, want_img),
+              "wrap_axis == wrap_coord and 5 + image_shift, bit for bit (%d values)" % len(vals))
     check([B.axis_periodic(m, k) for m in (0, 3, 5, 7) for k in range(3)] ==
           [0, 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1], "axis_periodic reads bits x=0, y=1, z=2")
     # wrap_positions touches only the periodic axes.

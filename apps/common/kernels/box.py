@@ -82,9 +82,17 @@ def image_shift(a, length):
 @annotate(i='int', x='doublep', img='intp', length='double')
 def wrap_axis(i, x, img, length):
     """x[i] wrapped into [0, length); img[i] counts the box lengths removed (unwrapped =
-    x[i] + img[i] * length)."""
+    x[i] + img[i] * length).
+
+    A coordinate already in [0, length) is left as it is, without the division and floor: that
+    is what wrap_coord and image_shift give it (a, and 0), and it is nearly every particle of
+    every step (the integrators wrap after each drift, and few particles cross the box's faces
+    in one step). The test is one well-predicted branch instead of a division per axis. (-0.0
+    stays -0.0, where wrap_coord gives +0.0: the same position.)"""
     a = declare('double')
     a = x[i]
+    if a >= 0.0 and a < length:
+        return
     img[i] += image_shift(a, length)
     x[i] = wrap_coord(a, length)
 
