@@ -17,38 +17,41 @@ int checked_dims(int dims) {
     return dims;
 }
 
-int32_t checked_max_chunks(int32_t max_chunks) {
-    if (max_chunks < 1 || (max_chunks > 8 && max_chunks % 8 != 0))
-        throw std::invalid_argument("NewtonBuffers: max_chunks must be 1 to 8 or a multiple of 8, "
+int32_t checked_wide_chunk(int32_t wide_chunk) {
+    if (wide_chunk < 1024)
+        throw std::invalid_argument("NewtonBuffers: wide_chunk must be at least 1024 particles, "
                                     "not " +
-                                    std::to_string(max_chunks));
-    return max_chunks;
+                                    std::to_string(wide_chunk));
+    return wide_chunk;
 }
 
 } // namespace
 
 NewtonBuffers::NewtonBuffers(const Program &program, const Options &options, int64_t n, DType real,
-                             int dims, int32_t max_chunks)
+                             int dims, int32_t wide_chunk)
     : backend_(&backend_of(options)), real_(real), dims_(checked_dims(dims)),
-      max_chunks_(checked_max_chunks(max_chunks)), ranges_(program, "newton_ranges", options),
+      wide_chunk_(checked_wide_chunk(wide_chunk)), ranges_(program, "newton_ranges", options),
       sum_(program, dims == 2 ? "newton_sum_2d" : "newton_sum", options) {
     if (program.has_function("newton_sum_forces"))
         sum_forces_.emplace(program, "newton_sum_forces", options);
     resize(n);
 }
 
-int32_t NewtonBuffers::chunks_for(int64_t n, int32_t max_chunks) {
-    const int64_t cap = checked_max_chunks(max_chunks);
-    const int64_t c = std::clamp<int64_t>(n / 1024, 1, cap);
-    // Above 8, the nearest multiple of 8: the chunks are about equal work, and the OpenMP
-    // loop's static schedule gives each of 2, 4 or 8 threads the same number of them (31
-    // chunks on 2 threads: 16 and 15, one thread idle for a chunk at every launch).
-    return static_cast<int32_t>(c <= 8 ? c : std::min<int64_t>(cap, (c + 4) / 8 * 8));
+int32_t NewtonBuffers::chunks_for(int64_t n, int32_t wide_chunk) {
+    const int64_t wide = checked_wide_chunk(wide_chunk);
+    const int64_t c = std::clamp<int64_t>(n / 1024, 1, 64);
+    if (c <= 8) return static_cast<int32_t>(c);
+    // Above 8, chunks of `wide` particles (at least 8 chunks), to the nearest multiple of 8: the
+    // chunks are about equal work, and the OpenMP loop's static schedule gives each of 2, 4 or 8
+    // threads the same number of them (31 chunks on 2 threads: 16 and 15, one thread idle for a
+    // chunk at every launch).
+    const int64_t w = std::clamp<int64_t>(n / wide, 8, 64);
+    return static_cast<int32_t>(std::min<int64_t>(64, (w + 4) / 8 * 8));
 }
 
 void NewtonBuffers::resize(int64_t n) {
     n_ = n;
-    chunks_ = chunks_for(n, max_chunks_);
+    chunks_ = chunks_for(n, wide_chunk_);
     const auto c = static_cast<size_t>(chunks_);
     rlo_ = zeros(c, DType::Int32, backend_);
     rhi_ = zeros(c, DType::Int32, backend_);

@@ -30,18 +30,19 @@ namespace smelt::apps {
 class NewtonBuffers {
 public:
     // n particles; `real` is the dtype of the force arrays; `dims` axes (2: newton_sum_2d, 3:
-    // newton_sum), so dims + 2 buffers (force per axis, pe, vir); at most `max_chunks` chunks
-    // (chunks_for). Kernels compile on first use.
+    // newton_sum), so dims + 2 buffers (force per axis, pe, vir); `wide_chunk`: see chunks_for.
+    // Kernels compile on first use.
     NewtonBuffers(const Program &program, const Options &options, int64_t n, DType real,
-                  int dims = 3, int32_t max_chunks = 64);
+                  int dims = 3, int32_t wide_chunk = 1024);
 
-    // The chunks of n particles: about 1024 particles each, at most max_chunks (64 by default:
-    // enough to balance the threads of one CPU socket; a multiple of 8), at least 1; above 8 a
-    // multiple of 8 (n / 1024 rounded to the nearest), so that 2, 4 or 8 threads get the same
-    // number of chunks. Each chunk's buffer spans its particles and the reach of their rows
-    // (in 3D about one layer of cells past them), so small chunks make buffers of several
-    // times n entries, all summed every step: an app caps the count where that reach is large.
-    static int32_t chunks_for(int64_t n, int32_t max_chunks = 64);
+    // The chunks of n particles: about 1024 particles each up to 8 chunks, at least 1; beyond
+    // that about wide_chunk particles each (at least 1024), at least 8 and at most 64 chunks (64:
+    // enough to balance the threads of one CPU socket), a multiple of 8 (rounded to the
+    // nearest), so that 2, 4 or 8 threads get the same number of chunks. Each chunk's buffer
+    // spans its particles and the reach of their rows (in 3D about one layer of cells past
+    // them), so small chunks make buffers of several times n entries, all summed every step: an
+    // app whose rows reach far asks for wider chunks.
+    static int32_t chunks_for(int64_t n, int32_t wide_chunk = 1024);
 
     // Changes the particle count; the next prepare() recomputes the ranges.
     void resize(int64_t n);
@@ -77,7 +78,7 @@ private:
     DType real_;
     int dims_ = 3;
     int64_t n_ = 0;
-    int32_t max_chunks_ = 64;
+    int32_t wide_chunk_ = 1024;
     int32_t chunks_ = 1;
     int64_t entries_ = 0;
     int64_t built_ = -1; // the list's builds() at the last prepare(); -1: none

@@ -109,11 +109,12 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
     if (!config.all_periodic()) walls_.emplace(physics, "apply_walls", options_);
     if (neighbors_.spec().half) {
         newton_forces_.emplace(physics, "compute_forces_newton", options_);
-        // At most 8 chunks: a 3D half list's rows reach about one layer of cells past a chunk's
-        // particles (n / 12 of them on in.lj), so chunks of 1024 made buffers of about 5 n
-        // entries for the sums to read and clear each step; 8 still split evenly over 2, 4 and
-        // 8 threads (apps/md3d/README.md, "Newton chunks").
-        newton_.emplace(physics, options_, n_local_, real_, 3, kMaxNewtonChunks);
+        // Chunks of 4096 beyond 8 of them: a 3D half list's rows reach about one layer of cells
+        // past a chunk's particles (n / 12 of them on in.lj), so chunks of 1024 made buffers of
+        // about 5 n entries for the sums to read and clear each step. in.lj gets 8 chunks, which
+        // split evenly over 2, 4 and 8 threads; 10^6 atoms still get 64, for many-core CPUs
+        // (apps/md3d/README.md, "Fewer Newton chunks").
+        newton_.emplace(physics, options_, n_local_, real_, 3, kNewtonWideChunk);
         if (!walls_ && physics.has_function("newton_sum_forces_kick"))
             newton_sum_kick_.emplace(physics, "newton_sum_forces_kick", options_);
     } else {

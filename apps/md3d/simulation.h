@@ -163,9 +163,9 @@ public:
         ensure_energies();
         return vir_;
     }
-    // The Newton chunks of the CPU's half lists (NewtonBuffers::chunks_for with this cap);
-    // 0 without half lists.
-    static constexpr int32_t kMaxNewtonChunks = 8;
+    // The Newton chunks of the CPU's half lists (NewtonBuffers::chunks_for with chunks of this
+    // many particles beyond 8 chunks); 0 without half lists.
+    static constexpr int32_t kNewtonWideChunk = 4096;
     int32_t newton_chunks() const { return newton_ ? newton_->chunks() : 0; }
     // Entries of each Newton buffer in use after the last list build (0 without half lists).
     int64_t newton_entries() const { return newton_ ? newton_->entries() : 0; }

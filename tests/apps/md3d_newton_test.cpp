@@ -267,18 +267,20 @@ TEST(Md3dNewton, ChunkCountsSplitEvenlyOverThreads) {
         EXPECT_EQ(NewtonBuffers::chunks_for(n), chunks) << n << " particles";
 }
 
-// With a cap (md3d's 8): the counts up to it as before, then the cap.
-TEST(Md3dNewton, ChunkCountsStopAtTheCap) {
-    const std::pair<int64_t, int32_t> expected[] = {
-        {3100, 3}, {8191, 7}, {9216, 8}, {32000, 8}, {1000000, 8}};
+// With wide chunks beyond 8 of them (md3d's 4096 particles): up to 8 chunks as before, then
+// at least 8, a multiple of 8, at most 64.
+TEST(Md3dNewton, ChunkCountsWithWideChunks) {
+    const std::pair<int64_t, int32_t> expected[] = {{3100, 3},     {8191, 7},    {9216, 8},
+                                                    {32000, 8},    {65536, 16},  {200000, 48},
+                                                    {1000000, 64}, {4000000, 64}};
     for (const auto &[n, chunks] : expected)
-        EXPECT_EQ(NewtonBuffers::chunks_for(n, 8), chunks) << n << " particles";
-    EXPECT_EQ(NewtonBuffers::chunks_for(32000, 16), 16);
+        EXPECT_EQ(NewtonBuffers::chunks_for(n, 4096), chunks) << n << " particles";
+    EXPECT_EQ(NewtonBuffers::chunks_for(32000, 1024), 32);
     EXPECT_THROW(NewtonBuffers::chunks_for(1000, 0), std::invalid_argument);
-    EXPECT_THROW(NewtonBuffers::chunks_for(1000, 12), std::invalid_argument);
+    EXPECT_THROW(NewtonBuffers::chunks_for(1000, 512), std::invalid_argument);
 }
 
-// md3d caps its chunks at 8: on an in.lj liquid of 16 384 atoms (16 chunks of 1024 uncapped)
+// md3d's wide chunks: on an in.lj liquid of 16 384 atoms, 8 chunks (16 of 1024 otherwise), and
 // the buffers of the same list hold fewer entries (each chunk's range reaches about one layer of
 // cells past its particles), and the forces after 10 steps equal the full lists' to 1e-10.
 TEST(Md3dNewton, EightChunksHoldFewerEntriesWithTheSameForces) {
@@ -289,8 +291,7 @@ TEST(Md3dNewton, EightChunksHoldFewerEntriesWithTheSameForces) {
     auto full = run(liquid + "neighbor: {newton: false}\n", 10);
     const int64_t n = 16384;
     ASSERT_EQ(NewtonBuffers::chunks_for(n), 16);
-    EXPECT_EQ(half->newton_chunks(), Simulation::kMaxNewtonChunks);
-    EXPECT_EQ(Simulation::kMaxNewtonChunks, 8);
+    EXPECT_EQ(half->newton_chunks(), 8);
     NewtonBuffers uncapped(md3d_physics(), smelt::Options{}, n, smelt::DType::Float64);
     uncapped.prepare(half->neighbors());
     ASSERT_EQ(uncapped.chunks(), 16);
