@@ -21,10 +21,16 @@ struct NeighborList::State {
     std::optional<Elementwise> cell_key, clear_cells, find_bounds, count, fill, sort;
     // One-pass binned build into rows of fixed capacity (when the program has the kernel).
     std::optional<Elementwise> fill_capped, cell_bounds, permute;
+    // cell_bounds' bounds in one pass over the sorted keys (cpu backend, when the program has it).
+    std::optional<Elementwise> cell_bounds_scan;
     // fill_capped is the GPU form, which takes the entry stride (NeighborList::stride()).
     bool capped_gpu_form = false;
     std::vector<Array> by_cell; // coordinates in cell order (capped build)
     std::optional<Reduction> count_max, count_sum;
+    // NeighborListSpec::packed: pack_rows, and the capped rows the fill writes (nbr_idx then
+    // holds the packed ones) with the row of each packed entry.
+    std::optional<Elementwise> pack;
+    Array capped_idx, entry_row;
     int32_t cap = 0; // row capacity of the capped build (rows are cap + 1 apart)
     // All pairs.
     std::optional<Elementwise> count_all_pairs, fill_all_pairs;
@@ -108,6 +114,8 @@ void check_spec(const NeighborListSpec &spec, int64_t n) {
     if (!(spec.r_list > 0.0)) throw std::invalid_argument("NeighborList: r_list must be > 0");
     if (spec.lanes < 1 || (spec.lanes & (spec.lanes - 1)) != 0)
         throw std::invalid_argument("NeighborList: lanes must be a power of two");
+    if (spec.packed && (spec.search != NeighborSearch::Binned || spec.lanes > 1))
+        throw std::invalid_argument("NeighborList: packed rows need a binned list without lanes");
     if (spec.lanes > 1 && (spec.search != NeighborSearch::Binned || spec.sorted || spec.half))
         throw std::invalid_argument("NeighborList: lanes need a binned, unsorted, full list");
     if (spec.search == NeighborSearch::Binned) {
@@ -151,12 +159,14 @@ void NeighborList::State::build_capped(const std::vector<Arg> &args) {
     for (size_t a = 0; a < args.size(); ++a)
         (*s.permute)({s.order, args[a].array(), s.by_cell[a]});
     const int32_t lanes = s.spec.lanes;
+    // The rows the fill writes: the list's own, or the scratch that packing reads.
+    Array &rows = s.pack ? s.capped_idx : s.nbr_idx;
     for (;;) {
         const auto entries = static_cast<size_t>(s.n) * (static_cast<size_t>(s.cap) + 1);
-        if (s.nbr_idx.size() < entries) s.nbr_idx = Array(DType::Int32, entries, s.backend);
+        if (rows.size() < entries) rows = Array(DType::Int32, entries, s.backend);
         std::vector<Arg> a = args;
         a.insert(a.end(), s.by_cell.begin(), s.by_cell.end());
-        for (const Array &x : {s.nbr_start, s.nbr_count, s.nbr_idx})
+        for (const Array &x : {s.nbr_start, s.nbr_count, rows})
             a.emplace_back(x);
         a.emplace_back(s.cap);
         if (s.capped_gpu_form) {
@@ -183,7 +193,23 @@ void NeighborList::State::build_capped(const std::vector<Arg> &args) {
     s.total = -1; // summed when asked for (total()): one read-back less per build
     // The cells are visited one after another; index order makes the force sums independent of
     // the grid.
-    if (s.spec.sorted) (*s.sort)({s.nbr_start, s.nbr_count, s.nbr_idx});
+    if (s.spec.sorted) (*s.sort)({s.nbr_start, s.nbr_count, rows});
+    if (!s.pack) return;
+    // Packed: the row starts become the exclusive scan of the counts, and the rows move there.
+    (*s.offsets)(
+        {{"nbr_count", s.nbr_count}, {"nbr_start", s.nbr_start}, {"nbr_total", s.nbr_total}});
+    const int64_t total = s.nbr_total.to_vector<int32_t>()[0];
+    if (total < 0)
+        throw std::runtime_error("NeighborList: the list has more than 2^31 entries (int32 "
+                                 "offsets); lower the density or r_list");
+    s.total = total;
+    // Room to grow a little, so that a slowly densifying system does not reallocate every build.
+    const auto need = static_cast<size_t>(std::max<int64_t>(total, 1));
+    if (s.nbr_idx.size() < need) {
+        s.nbr_idx = Array(DType::Int32, need + need / 8 + 64, s.backend);
+        s.entry_row = Array(DType::Int32, need + need / 8 + 64, s.backend);
+    }
+    (*s.pack)(s.n, {s.nbr_count, s.cap, s.capped_idx, s.nbr_start, s.nbr_idx, s.entry_row});
 }
 
 // Remembers the positions of this build (Displacement rule).
@@ -270,9 +296,20 @@ NeighborList::NeighborList(const Program &program, const Options &options, Neigh
             s.fill_capped.emplace(program, capped, options);
             s.capped_gpu_form = gpu_form;
             s.cell_bounds.emplace(program, k.cell_bounds, options);
+            // On the CPU a pass over the sorted keys: about as many cells as particles take two
+            // binary searches each otherwise (scattered reads). GPUs keep one thread per cell.
+            if (s.backend->name() == "cpu" && program.has_function(k.cell_bounds_scan))
+                s.cell_bounds_scan.emplace(program, k.cell_bounds_scan, options);
             s.permute.emplace(program, k.permute_real, options);
             s.count_max.emplace(&program, "max(a, b)", k.offset_input, DType::Int32, "0", options);
             s.count_sum.emplace(&program, "a+b", k.offset_input, DType::Int64, "0", options);
+        }
+        if (s.spec.packed) {
+            if (!one_pass || gpu_form || !program.has_function(k.pack))
+                throw std::invalid_argument("NeighborList: packed rows need the cpu backend and "
+                                            "the one-pass kernels with " +
+                                            k.pack);
+            s.pack.emplace(program, k.pack, options);
         }
         size_t ncells = 1;
         for (int c : s.spec.cells)
@@ -348,7 +385,11 @@ void NeighborList::build(const std::vector<Array> &coords) {
     if (s.spec.search == NeighborSearch::Binned) {
         (void)cell_order(coords);
         if (s.fill_capped) {
-            (*s.cell_bounds)({s.cell_start, s.cell_end, s.keys, n32});
+            if (s.cell_bounds_scan)
+                (*s.cell_bounds_scan)({s.keys, s.cell_start, s.cell_end, n32,
+                                       static_cast<int32_t>(s.cell_start.size())});
+            else
+                (*s.cell_bounds)({s.cell_start, s.cell_end, s.keys, n32});
             s.build_capped(args);
             s.save_positions_of_build(coords, args);
             return;
@@ -536,6 +577,11 @@ const Array &NeighborList::count() const {
 }
 const Array &NeighborList::indices() const {
     return s_->nbr_idx;
+}
+const Array &NeighborList::entry_rows() const {
+    if (!s_->pack)
+        throw std::logic_error("NeighborList::entry_rows needs NeighborListSpec::packed");
+    return s_->entry_row;
 }
 int32_t NeighborList::stride() const {
     return s_->stride();

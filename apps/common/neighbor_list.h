@@ -7,17 +7,20 @@
 //              count_neighbors (Elementwise) → exclusive scan of the counts (Scan) →
 //              fill_neighbors (Elementwise) → sort_neighbors (Elementwise)
 //   binned, one pass (when the program has fill_neighbors_capped and cell_bounds): cell_key →
-//              sort → cell_bounds (Elementwise over the cells) → permute_real (the positions
-//              in cell order) → fill_neighbors_capped into rows
+//              sort → cell_bounds (Elementwise over the cells; on the cpu backend
+//              cell_bounds_from_keys over the sorted keys when the program has it) →
+//              permute_real (the positions in cell order) → fill_neighbors_capped into rows
 //              of a fixed capacity (Elementwise) → the largest count (Reduction 'max(a, b)');
 //              past the capacity, longer rows and the fill again → sort_neighbors. The rows
 //              are then cap + 1 entries apart: start[i] = i * (cap + 1). A half list runs
 //              fill_capped_half instead (half of the cells; j > i in a particle's own cell).
+//              NeighborListSpec::packed (cpu): then the scan of the counts and pack_rows,
+//              which packs the rows (CSR) and gives each entry its row (entry_rows()).
 //   all pairs: count_neighbors_all_pairs → scan → fill_neighbors_all_pairs (O(N²))
 //
 // The neighbours of i are idx[start[i] : start[i] + count[i]], in increasing index order in both
-// modes, so a force loop over the list sums in the same order whichever search or rebuild rule
-// made it (bit-identical forces).
+// modes (NeighborListSpec::sorted, the default), so a force loop over the list sums in the same
+// order whichever search or rebuild rule made it (bit-identical forces).
 //
 // Rebuilds: every update() (RebuildPolicy::EveryStep), or once the largest displacement since the
 // last build exceeds skin/2 (RebuildPolicy::Displacement: a Reduction with 'max(a, b)' over
@@ -33,11 +36,14 @@
 //   fill_neighbors(i, coords..., start, idx, order, cell_start, cell_end, box..., periodic,
 //                  cell_sizes..., ncells..., rl2)
 //   cell_bounds(c, cell_start, cell_end, sorted_keys, n)       over the cells
+//   cell_bounds_from_keys(i, sorted_keys, cell_start, cell_end, n, ncells)   over the particles
+//                  (optional: the same bounds, used on the cpu backend)
 //   permute_real(i, order, src, dst)                           dst[i] = src[order[i]]
 //   fill_neighbors_capped(i, coords..., coords_in_cell_order..., start, count, idx, cap, order,
 //                  cell_start, cell_end, box..., periodic, cell_sizes..., ncells..., rl2)
 //   nbr_offset_input(i, nbr_count) / nbr_offset_output(i, item, prev_item, last_item,
 //                  nbr_start, nbr_total)                        Scan, int32, 'a+b'
+//   pack_rows(i, count, cap, idx, start, packed_idx, packed_row)  (NeighborListSpec::packed)
 //   sort_neighbors(i, start, count, idx)
 //   count_neighbors_all_pairs(i, coords..., count, n, box..., periodic, rl2)
 //   fill_neighbors_all_pairs(i, coords..., start, idx, n, box..., periodic, rl2)
@@ -92,6 +98,12 @@ struct NeighborListSpec {
     // exactly one of its two particles' lists (NeighborKernels::fill_capped_half), for force
     // loops that use Newton's third law. Full lists otherwise.
     bool half = false;
+    // Binned, one-pass build on the cpu backend only: after the fill the rows are PACKED (CSR:
+    // start() the exclusive scan of count(), no room between rows), and entry_rows()[e] holds
+    // the row (particle) of entry e, so that a force loop can run over a chunk's entries in
+    // blocks that cross rows (md2d's compute_forces_newton). One scan and one pass over the
+    // list per build (pack_rows); the rows keep their order.
+    bool packed = false;
     // Binned, one-pass GPU form only (full, unsorted lists): each row's entries split over
     // `lanes` threads (a power of two), for force loops that put several threads on one
     // particle (md3d's compute_forces). Thread t = i * lanes + l tests every lanes-th candidate
@@ -137,7 +149,12 @@ struct NeighborKernels {
     std::string fill_capped_gpu_small = "fill_neighbors_capped_pairwise_small_cells";
     std::string fill_capped_half_small = "fill_neighbors_capped_half_small_cells";
     std::string cell_bounds = "cell_bounds";
+    // The same bounds from one pass over the n sorted keys, used instead of cell_bounds on the
+    // cpu backend when the program has it:
+    //   cell_bounds_from_keys(i, sorted_keys, cell_start, cell_end, n, ncells)   over the particles
+    std::string cell_bounds_scan = "cell_bounds_from_keys";
     std::string permute_real = "permute_real"; // dst[k] = src[order[k]]: positions in cell order
+    std::string pack = "pack_rows";
     std::string offset_input = "nbr_offset_input";
     std::string offset_output = "nbr_offset_output";
     std::string sort = "sort_neighbors";
@@ -210,6 +227,9 @@ public:
     const Array &start() const;
     const Array &count() const;
     const Array &indices() const;
+    // With NeighborListSpec::packed (after the first build): the row of each entry of
+    // indices(), int32, total() of them.
+    const Array &entry_rows() const;
     int32_t stride() const; // distance between consecutive entries of a row
     int64_t total() const;  // entries of the list
     int64_t builds() const; // rebuilds so far

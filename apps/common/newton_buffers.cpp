@@ -34,6 +34,8 @@ NewtonBuffers::NewtonBuffers(const Program &program, const Options &options, int
       sum_(program, dims == 2 ? "newton_sum_2d" : "newton_sum", options) {
     if (program.has_function("newton_sum_forces"))
         sum_forces_.emplace(program, "newton_sum_forces", options);
+    if (program.has_function("newton_ranges_packed"))
+        ranges_packed_.emplace(program, "newton_ranges_packed", options);
     resize(n);
 }
 
@@ -68,8 +70,9 @@ void NewtonBuffers::prepare(const NeighborList &list) {
         throw std::invalid_argument("NewtonBuffers: needs a half list with rows of stride 1");
     built_ = list.builds();
     if (n_ == 0) return;
-    ranges_(chunks_,
-            {list.start(), list.count(), list.indices(), rlo_, rhi_, int32_t(n_), chunks_});
+    // Packed rows: one loop over each chunk's entries.
+    Elementwise &ranges = list.spec().packed && ranges_packed_ ? *ranges_packed_ : ranges_;
+    ranges(chunks_, {list.start(), list.count(), list.indices(), rlo_, rhi_, int32_t(n_), chunks_});
     const std::vector<int32_t> lo = rlo_.to_vector<int32_t>(), hi = rhi_.to_vector<int32_t>();
     std::vector<int32_t> off(lo.size());
     int64_t total = 0;

@@ -1,7 +1,8 @@
 // Per-chunk force buffers for Newton's third law on a half neighbour list (CPU backends),
 // driving apps/common/kernels/newton.py:
 //
-//   after each list build:  newton_ranges (Elementwise over the chunks) → the circular index
+//   after each list build:  newton_ranges (Elementwise over the chunks; newton_ranges_packed
+//                           for packed rows, when the program has it) → the circular index
 //                           range each chunk's rows touch; on the host, the buffer offsets (a
 //                           prefix sum of the range lengths) and buffers grown to their total
 //                           (zeroed)
@@ -84,6 +85,7 @@ private:
     int64_t built_ = -1; // the list's builds() at the last prepare(); -1: none
     Elementwise ranges_, sum_;
     std::optional<Elementwise> sum_forces_;
+    std::optional<Elementwise> ranges_packed_; // newton_ranges_packed, for packed rows
     Array rlo_, rhi_, boff_;
     std::vector<Array> buffers_;
 };

@@ -73,7 +73,8 @@ IntegratorConfig parse_integrator(const ConfigNode &integ) {
 }
 
 NeighborConfig parse_neighbor(const ConfigNode &nb) {
-    nb.expect_keys({"mode", "skin", "rebuild", "newton", "cells_per_r_list"});
+    nb.expect_keys(
+        {"mode", "skin", "rebuild", "newton", "cells_per_r_list", "sorted_lists", "sort_interval"});
     NeighborConfig out;
     out.mode = optional_choice(nb, "mode", "binned", {"binned", "all_pairs"}) == "all_pairs"
                    ? NeighborMode::AllPairs
@@ -100,6 +101,17 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
                                            "cell grid); use cells_per_r_list: auto");
         out.cells_per_r_list = per;
     }
+    // auto: sorted unless the lists are half lists (NeighborConfig::lists_sorted).
+    const std::string sorted =
+        optional_choice(nb, "sorted_lists", "auto", {"auto", "true", "false"});
+    if (sorted != "auto") out.sorted_lists = sorted == "true";
+    // The cell order needs the cell grid: all-pairs lists never reorder.
+    const bool binned = out.mode == NeighborMode::Binned;
+    out.sort_interval =
+        optional<int64_t>(nb, "sort_interval", binned ? 100 : 0, Range<int64_t>::non_negative());
+    if (!binned && out.sort_interval > 0)
+        nb.fail_at("sort_interval", "reordering by cell needs mode: binned (all_pairs has no cell "
+                                    "grid); use sort_interval: 0");
     return out;
 }
 
@@ -148,8 +160,10 @@ void check_physical_limits(const ConfigNode &root, const Md2dConfig &c) {
     check_thermal_step(c.source, "system.temperature", c.system.temperature, c.system.mass,
                        c.integrator.dt, c.potential.sigma);
     // Per particle at least: 8 state and force arrays, the host copies of a frame, ~20
-    // neighbours and the bins (the 2D liquid's count at r_cut + skin = 2.8 sigma).
-    constexpr double kBytesPerParticle = 200;
+    // neighbours and the bins (the 2D liquid's count at r_cut + skin = 2.8 sigma); on the cpu
+    // backend's half lists also their packed copy with each entry's row and the Newton chunks'
+    // buffers (about 330 bytes a particle at 10^6, measured).
+    constexpr double kBytesPerParticle = 320;
     check_fits_memory(c.source, root.section("system").has("n") ? "system.n" : "system.cells",
                       c.system.plan.n, kBytesPerParticle);
 }

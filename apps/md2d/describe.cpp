@@ -51,8 +51,12 @@ std::string describe(const Md2dConfig &c) {
         CellGrid g = cell_grid(c);
         s += format(", %d x %d cells of %g x %g", g.ncx, g.ncy, g.cell_w, g.cell_h);
         if (g.per_r_list == 2) s += " (r_list / 2)";
-        if (c.neighbor.newton_on(c.backend == "cpu") && !mpi::distributed())
-            s += ", half lists (Newton's third law)";
+        const bool half = c.neighbor.newton_on(c.backend == "cpu") && !mpi::distributed();
+        if (half) s += ", half lists (Newton's third law)";
+        if (!c.neighbor.lists_sorted(half)) s += ", rows in cell-visit order";
+        if (c.neighbor.sort_interval > 0 && !mpi::distributed())
+            s += format(", particles reordered by cell every %lld steps",
+                        (long long)c.neighbor.sort_interval);
     }
     if (mpi::distributed()) {
         const auto d = domain_dims(c, mpi::size());

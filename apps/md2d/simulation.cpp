@@ -6,7 +6,9 @@
 #include "common/thermo.h"
 #include "md2d/domain.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace smelt::apps::md2d {
 
@@ -26,6 +28,9 @@ NeighborListSpec neighbor_spec(const Md2dConfig &config) {
         s.cell_size = {g.cell_w, g.cell_h};
         // On several MPI ranks ghosts would need their forces sent back: full lists there.
         s.half = config.neighbor.newton_on(config.backend == "cpu") && !mpi::distributed();
+        s.sorted = config.neighbor.lists_sorted(s.half);
+        // compute_forces_newton runs over the entries of packed rows.
+        s.packed = s.half;
     }
     return s;
 }
@@ -67,14 +72,26 @@ Simulation::Simulation(const Md2dConfig &config, const smelt::Program &physics)
         if (!walls_ && physics.has_function("newton_sum_2d_kick"))
             newton_sum_kick_.emplace(physics, "newton_sum_2d_kick", options_);
         // advance() joins a step's end with the next one's start where nothing acts on the
-        // forces between the sums and the kick (no walls).
-        if (newton_sum_kick_ && physics.has_function("newton_sum_kick_kick_drift"))
+        // forces between the sums and the kick (no walls); the steps it joins skip the energies.
+        if (newton_sum_kick_ && physics.has_function("newton_sum_kick_kick_drift") &&
+            physics.has_function("newton_sum_2d_forces_kick")) {
             joined_kicks_.emplace(physics, "newton_sum_kick_kick_drift", options_);
+            newton_sum_forces_kick_.emplace(physics, "newton_sum_2d_forces_kick", options_);
+        }
         newton_.emplace(physics, options_, n_, real_, 2);
+    }
+    if (config.neighbor.sort_interval > 0 && config.neighbor.mode == NeighborMode::Binned &&
+        !domain_) {
+        permute_real_.emplace(physics, "permute_real", options_);
+        permute_int_.emplace(physics, "permute_int", options_);
     }
     const auto n = static_cast<size_t>(n_local_);
     for (Array *a : {&x_, &y_, &vx_, &vy_, &fx_, &fy_, &pe_, &vir_})
         *a = zeros(n, real_, backend_);
+    if (permute_real_) {
+        real_tmp_ = zeros(n, real_, backend_);
+        int_tmp_ = zeros(n, DType::Int32, backend_);
+    }
 }
 
 Simulation::~Simulation() = default;
@@ -91,10 +108,38 @@ Array Simulation::device_array(const std::vector<double> &v) const {
     return Array::from_vector(std::vector<float>(v.begin(), v.end()), backend_);
 }
 
-std::vector<double> Simulation::host(const Array &a) const {
+std::vector<double> Simulation::device_order(const Array &a) const {
     if (a.dtype() == DType::Float64) return a.to_vector<double>();
     auto f = a.to_vector<float>();
     return std::vector<double>(f.begin(), f.end());
+}
+
+std::vector<double> Simulation::host(const Array &a) const {
+    std::vector<double> v = device_order(a);
+    if (!reordered_ || int64_t(v.size()) != n_) return v;
+    // In id order: out[id[k]] = v[k].
+    const std::vector<int32_t> id = id_.to_vector<int32_t>();
+    std::vector<double> out(v.size());
+    for (size_t k = 0; k < v.size(); ++k)
+        out[size_t(id[k])] = v[k];
+    return out;
+}
+
+void Simulation::reorder_by_cell() {
+    if (domain_ || !permute_real_)
+        throw std::logic_error("md2d: reorder_by_cell needs one rank, binned lists and "
+                               "neighbor.sort_interval > 0");
+    flush_kick(); // the gathers move fx_ and vx_, not the chunks' buffers
+    const Array &order = neighbors_.cell_order({x_, y_});
+    // pe and vir move along, so that the energies of the current forces stay readable.
+    for (Array *a : {&x_, &y_, &vx_, &vy_, &fx_, &fy_, &pe_, &vir_}) {
+        (*permute_real_)({order, *a, real_tmp_});
+        std::swap(*a, real_tmp_);
+    }
+    (*permute_int_)({order, id_, int_tmp_});
+    std::swap(id_, int_tmp_);
+    reordered_ = true;
+    neighbors_.invalidate();
 }
 
 void Simulation::set_initial_state() {
@@ -106,7 +151,8 @@ void Simulation::set_initial_state() {
 
 void Simulation::set_state(const std::vector<double> &x, const std::vector<double> &y,
                            const std::vector<double> &vx, const std::vector<double> &vy,
-                           int64_t step, const std::array<std::vector<double>, 2> &built_at) {
+                           int64_t step, const std::array<std::vector<double>, 2> &built_at,
+                           const std::vector<int32_t> &ids) {
     flush_kick(); // clears the buffers of a pending step (advance() leaves none)
     if (domain_) {
         for (const auto *v : {&x, &y, &vx, &vy})
@@ -128,6 +174,22 @@ void Simulation::set_state(const std::vector<double> &x, const std::vector<doubl
         y_ = device_array(y);
         vx_ = device_array(vx);
         vy_ = device_array(vy);
+        std::vector<int32_t> id = ids;
+        if (id.empty()) {
+            id.resize(size_t(n_));
+            for (size_t k = 0; k < id.size(); ++k)
+                id[k] = int32_t(k);
+        }
+        std::vector<bool> seen(size_t(n_), false);
+        if (int64_t(id.size()) != n_) seen.clear();
+        for (int32_t k : id) {
+            if (seen.empty() || k < 0 || k >= n_ || seen[size_t(k)])
+                throw std::invalid_argument("md2d: particle ids must be a permutation of 0.." +
+                                            std::to_string(n_ - 1));
+            seen[size_t(k)] = true;
+        }
+        reordered_ = !std::is_sorted(id.begin(), id.end());
+        id_ = Array::from_vector(id, backend_);
     }
     step_ = step;
     neighbors_.invalidate();
@@ -168,29 +230,9 @@ void Simulation::forces_and_kick(double dt, bool defer, bool tested) {
     }
     if (newton_) {
         // Half list (one rank only): each pair once into the chunks' buffers, then their sums
-        // (newton.py).
-        newton_->prepare(neighbors_);
-        const std::vector<Array> &b = newton_->buffers();
-        (*newton_forces_)(newton_->chunks(), {x_,
-                                              y_,
-                                              b[0],
-                                              b[1],
-                                              b[2],
-                                              b[3],
-                                              newton_->range_lo(),
-                                              newton_->offsets(),
-                                              int32_t(n_),
-                                              newton_->chunks(),
-                                              neighbors_.start(),
-                                              neighbors_.count(),
-                                              neighbors_.indices(),
-                                              box[0],
-                                              box[1],
-                                              periodic,
-                                              pot.epsilon,
-                                              pot.sigma,
-                                              rc2,
-                                              shift});
+        // (newton.py). A deferred step's energies are never read: its pass skips them.
+        newton_pass(!defer);
+        energies_current_ = !defer;
         if (defer) {
             // joined_kicks_: the next step's launch sums the buffers and kicks.
             kick_pending_ = true;
@@ -215,6 +257,35 @@ void Simulation::forces_and_kick(double dt, bool defer, bool tested) {
     if (dt != 0.0) kick_({vx_, vy_, fx_, fy_, config_.system.mass, dt});
 }
 
+void Simulation::newton_pass(bool energy) {
+    const auto box = config_.box();
+    const auto &pot = config_.potential;
+    newton_->prepare(neighbors_);
+    const std::vector<Array> &b = newton_->buffers();
+    (*newton_forces_)(newton_->chunks(), {x_,
+                                          y_,
+                                          b[0],
+                                          b[1],
+                                          b[2],
+                                          b[3],
+                                          newton_->range_lo(),
+                                          newton_->offsets(),
+                                          int32_t(n_),
+                                          newton_->chunks(),
+                                          int32_t(energy ? 1 : 0),
+                                          neighbors_.start(),
+                                          neighbors_.count(),
+                                          neighbors_.indices(),
+                                          neighbors_.entry_rows(),
+                                          box[0],
+                                          box[1],
+                                          local_periodic(),
+                                          pot.epsilon,
+                                          pot.sigma,
+                                          pot.r_cut * pot.r_cut,
+                                          int32_t(pot.shift ? 1 : 0)});
+}
+
 void Simulation::newton_sum_kick(double dt) {
     const std::vector<Array> &b = newton_->buffers();
     (*newton_sum_kick_)(newton_->chunks(),
@@ -223,10 +294,24 @@ void Simulation::newton_sum_kick(double dt) {
                          vx_, vy_, config_.system.mass, dt});
 }
 
-void Simulation::flush_kick() {
+void Simulation::flush_kick(double dt) {
     if (!kick_pending_) return;
     kick_pending_ = false;
-    newton_sum_kick(config_.integrator.dt);
+    // The pending pass ran without energies: its sums are the forces alone.
+    const std::vector<Array> &b = newton_->buffers();
+    (*newton_sum_forces_kick_)(newton_->chunks(),
+                               {fx_, fy_, b[0], b[1], newton_->range_lo(), newton_->range_hi(),
+                                newton_->offsets(), int32_t(n_), newton_->chunks(), vx_, vy_,
+                                config_.system.mass, dt});
+}
+
+void Simulation::ensure_energies() {
+    if (energies_current_) return;
+    // The energies and virials of the current forces: a pass with them on the same list and
+    // positions (the last force pass's: nothing moved since), whose force sums are the same bits.
+    newton_pass(true);
+    newton_->sum_into({fx_, fy_, pe_, vir_});
+    energies_current_ = true;
 }
 
 bool Simulation::joined_kick_drift(double dt, bool may_test) {
@@ -241,14 +326,8 @@ bool Simulation::joined_kick_drift(double dt, bool may_test) {
                                          y_,
                                          vx_,
                                          vy_,
-                                         fx_,
-                                         fy_,
-                                         pe_,
-                                         vir_,
                                          b[0],
                                          b[1],
-                                         b[2],
-                                         b[3],
                                          newton_->range_lo(),
                                          newton_->range_hi(),
                                          newton_->offsets(),
@@ -270,6 +349,10 @@ bool Simulation::joined_kick_drift(double dt, bool may_test) {
 void Simulation::step_one(bool defer) {
     const auto box = config_.box();
     const double m = config_.system.mass, dt = config_.integrator.dt;
+    // At fixed steps, not at list rebuilds: a restarted run then reorders where the
+    // uninterrupted one did, from the same state (restarts stay bit-identical).
+    const int64_t every = config_.neighbor.sort_interval;
+    if (permute_real_ && every > 0 && step_ % every == 0) reorder_by_cell();
     bool tested = false;
     if (kick_pending_) {
         tested = joined_kick_drift(dt, true);
@@ -288,12 +371,14 @@ void Simulation::step() {
 
 void Simulation::advance(int64_t steps, const std::function<bool()> &stop) {
     // Nothing observes the state between these steps (the run loop samples, writes and
-    // checkpoints after the last): each but the last may leave its sums and kick to the next.
+    // checkpoints after the last): each leaves its sums and kick to the next, and the last's
+    // are done below.
     for (int64_t k = 0; k < steps; ++k) {
         if (k > 0 && stop()) break;
-        step_one(joined_kicks_ && k + 1 < steps);
+        step_one(joined_kicks_.has_value());
     }
-    flush_kick(); // the last step done, completed
+    // The last step done, completed; its energies when something asks (ensure_energies).
+    flush_kick();
 }
 
 void Simulation::compile_kernels() {
@@ -305,15 +390,26 @@ void Simulation::compile_kernels() {
     if (!domain_) (void)neighbors_.max_displacement2({x_, y_});
     if (joined_kicks_) {
         // A force pass whose sums the joined launch does, with a kick and a drift by dt = 0: the
-        // same forces (the same positions and list), the state unchanged.
+        // same forces (the same positions and list), the state unchanged. Then one whose sums
+        // and kick (dt = 0) end an advance(), and the energies again.
         forces_and_kick(0.0, true, false);
         joined_kick_drift(0.0, false);
         kick_pending_ = false;
+        forces_and_kick(0.0, true, false);
+        flush_kick(0.0);
+        ensure_energies();
+    }
+    if (permute_real_) {
+        // The gathers into the scratch arrays, which are not swapped in: the state stays.
+        const Array &order = neighbors_.cell_order({x_, y_});
+        (*permute_real_)({order, x_, real_tmp_});
+        (*permute_int_)({order, id_, int_tmp_});
     }
     (void)observables();
 }
 
 Observables Simulation::observables() {
+    ensure_energies();
     Observables o;
     o.ke = ke_({vx_, vy_, config_.system.mass}).as<double>();
     o.pe = pe_sum_({pe_}).as<double>();
@@ -344,6 +440,7 @@ Box Simulation::box() const {
 }
 
 std::vector<Field> Simulation::frame() {
+    ensure_energies();
     if (domain_) return gathered_frame();
     std::vector<Field> f;
     f.push_back(Field::vector("position", {host(x_), host(y_)}).with_unit("sigma"));
@@ -357,15 +454,19 @@ std::vector<Field> Simulation::frame() {
 Checkpoint Simulation::save() {
     if (domain_) return gathered_save();
     Checkpoint ck;
-    ck.put("x", host(x_));
-    ck.put("y", host(y_));
-    ck.put("vx", host(vx_));
-    ck.put("vy", host(vy_));
-    // The positions of the last list build, so a restart rebuilds the same list.
+    // In device order with the ids, so that a restart continues with the same order and sums
+    // the forces in the same order.
+    ck.put("x", device_order(x_));
+    ck.put("y", device_order(y_));
+    ck.put("vx", device_order(vx_));
+    ck.put("vy", device_order(vy_));
+    const std::vector<int32_t> id = id_.to_vector<int32_t>();
+    ck.put("id", std::vector<int64_t>(id.begin(), id.end()));
+    // The positions of the last list build (device order), so a restart rebuilds the same list.
     const std::vector<Array> &built = neighbors_.build_positions();
     if (built.size() == 2) {
-        ck.put("x_list", host(built[0]));
-        ck.put("y_list", host(built[1]));
+        ck.put("x_list", device_order(built[0]));
+        ck.put("y_list", device_order(built[1]));
     }
     return ck;
 }
@@ -379,7 +480,41 @@ void Simulation::restore(const Checkpoint &ck) {
     // Checkpoints written before they held the list's build positions: a fresh build.
     std::array<std::vector<double>, 2> built_at;
     if (ck.has("x_list")) built_at = {ck.get<double>("x_list", n_), ck.get<double>("y_list", n_)};
-    set_state(x, y, vx, vy, ck.step, built_at);
+    // Checkpoints of runs that never reordered, or written before md2d reordered: identity.
+    std::vector<int32_t> ids;
+    if (ck.has("id")) {
+        const auto &v = ck.get<int64_t>("id", n_);
+        for (int64_t k : v)
+            if (k < 0 || k >= n_)
+                throw CheckpointError(ck.source + ": entry 'id' holds " + std::to_string(k) +
+                                      ", outside 0.." + std::to_string(n_ - 1));
+        ids.assign(v.begin(), v.end());
+    }
+    if (domain_ && !ids.empty()) {
+        // A domain takes the state in id order.
+        std::vector<double> sx(x.size()), sy(x.size()), svx(x.size()), svy(x.size());
+        std::vector<bool> seen(x.size(), false);
+        for (size_t k = 0; k < ids.size(); ++k) {
+            const auto d = size_t(ids[k]);
+            if (seen[d])
+                throw CheckpointError(ck.source +
+                                      ": entry 'id': particle ids must be a "
+                                      "permutation of 0.." +
+                                      std::to_string(n_ - 1));
+            seen[d] = true;
+            sx[d] = x[k];
+            sy[d] = y[k];
+            svx[d] = vx[k];
+            svy[d] = vy[k];
+        }
+        set_state(sx, sy, svx, svy, ck.step);
+        return;
+    }
+    try {
+        set_state(x, y, vx, vy, ck.step, built_at, ids);
+    } catch (const std::invalid_argument &e) {
+        throw CheckpointError(ck.source + ": entry 'id': " + e.what());
+    }
 }
 
 std::vector<std::string> Simulation::summary() const {

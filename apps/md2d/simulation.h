@@ -66,18 +66,26 @@ public:
     // the positions at which the list of the run being continued was built: the list is built
     // there again, so a restart sums the forces in the uninterrupted run's order also with half
     // lists (which particle holds a pair depends on the cells at the build).
-    // With a domain decomposition every rank passes the whole state and keeps its sub-box's
-    // particles (`built_at` is then not used).
+    // `ids` gives the particles' ids in the state's order (a checkpoint of a run that reordered
+    // its particles by cell); empty: particle k has id k. `built_at` is in the state's order.
+    // With a domain decomposition every rank passes the whole state in id order and keeps its
+    // sub-box's particles (`built_at` and `ids` are then not used).
     void set_state(const std::vector<double> &x, const std::vector<double> &y,
                    const std::vector<double> &vx, const std::vector<double> &vy, int64_t step = 0,
-                   const std::array<std::vector<double>, 2> &built_at = {});
+                   const std::array<std::vector<double>, 2> &built_at = {},
+                   const std::vector<int32_t> &ids = {});
 
-    // One velocity-Verlet step: kick + drift (+ wrap), neighbour update, forces, kick.
+    // One velocity-Verlet step: kick + drift (+ wrap), neighbour update, forces, kick. At steps
+    // that are multiples of neighbor.sort_interval (one rank) the particles are first put in
+    // cell order (reorder_by_cell).
     void step() override;
     // `steps` calls of step(), bit for bit. Where steps join (joins_steps()) every step but the
     // last leaves its chunks' sums and closing half-kick to the next step's opening launch
     // (newton_sum_kick_kick_drift), which also tests the list's displacements; a stop request
-    // ends it after the step in progress, completed.
+    // ends it after the step in progress, completed. There its force passes skip the energies
+    // and virials (LAMMPS' eflag/vflag: the forces have the same bits), which
+    // ensure_energies() computes when something asks: observables(), thermo() and frame() do;
+    // pe() and vir() after advance() hold them only after ensure_energies().
     void advance(int64_t steps, const std::function<bool()> &stop) override;
     using Stepper::advance;
     // Whether advance() joins a step's end with the next one's start: half lists (cpu backend,
@@ -86,6 +94,9 @@ public:
     // Neighbour update (as the rebuild rule says) and forces, energies and virials at the
     // current positions.
     void compute_forces();
+    // pe() and vir() of the current forces, after an advance() whose passes skipped them (a
+    // force pass with energies on the list and positions of the last one: the same forces).
+    void ensure_energies();
     // compute_forces, then the closing half-kick v += (dt/2) f/m: with half lists and no walls
     // in one launch with the buffers' sums (newton_sum_2d_kick), else a kick after the forces.
     void compute_forces_and_kick(double dt);
@@ -124,8 +135,18 @@ public:
     NeighborList &neighbors() { return neighbors_; }
     int64_t dof() const;
 
-    // Host copies as double (single-precision arrays are widened).
+    // Host copies as double (single-precision arrays are widened); per-particle arrays in id
+    // order, whatever order the particles have on the device (neighbor.sort_interval).
     std::vector<double> host(const smelt::Array &a) const;
+    // The same in the device's order.
+    std::vector<double> device_order(const smelt::Array &a) const;
+    // The particles in cell order (NeighborList::cell_order, as md3d's): every per-particle
+    // array is gathered (permute_real, permute_int), the ids move along, and the next force
+    // evaluation rebuilds the list. step() calls it at steps that are multiples of
+    // neighbor.sort_interval. One rank only.
+    void reorder_by_cell();
+    // The id of the particle at each device index (int32).
+    const smelt::Array &ids() const { return id_; }
     const smelt::Array &x() const { return x_; }
     const smelt::Array &y() const { return y_; }
     const smelt::Array &vx() const { return vx_; }
@@ -154,8 +175,12 @@ private:
     void forces_and_kick(double dt, bool defer, bool tested);
     // The chunks' sums into fx_, fy_, pe_, vir_, then the kick by dt (newton_sum_2d_kick).
     void newton_sum_kick(double dt);
-    // The pending chunks' sums and closing half-kick, now.
-    void flush_kick();
+    // The pending chunks' sums and closing half-kick by dt (the run's by default), now: the
+    // forces of a pass without energies (pe and vir keep older values).
+    void flush_kick(double dt);
+    void flush_kick() { flush_kick(config_.integrator.dt); }
+    // The half lists' force pass into the chunks' buffers, with or without energies.
+    void newton_pass(bool energy);
     // The pending sums and kick, then kick_drift, by dt in one launch; with `may_test` also the
     // list's displacement test where it has one (NeighborList::can_test_ahead): true when it did.
     bool joined_kick_drift(double dt, bool may_test);
@@ -177,12 +202,20 @@ private:
     std::optional<smelt::Elementwise> newton_forces_;
     std::optional<NewtonBuffers> newton_;
     std::optional<smelt::Elementwise> newton_sum_kick_; // half lists without walls
+    // Its form after a pass without energies (the joined steps' pending sums).
+    std::optional<smelt::Elementwise> newton_sum_forces_kick_;
     // advance(): newton_sum_kick_kick_drift (half lists without walls); kick_pending_ while the
     // buffers wait for their sums into fx_, fy_, pe_, vir_ and vx_, vy_ for the closing kick.
     std::optional<smelt::Elementwise> joined_kicks_;
     bool kick_pending_ = false;
+    bool energies_current_ = true; // pe_ and vir_ belong to the current forces
     smelt::Array no_flag_; // the stale flag's stand-in where the joined launch does not test
     smelt::Reduction ke_, pe_sum_, virial_;
+    // neighbor.sort_interval (one rank): the gathers, their scratch targets (swapped in) and
+    // the ids of the particles at each index.
+    std::optional<smelt::Elementwise> permute_real_, permute_int_;
+    smelt::Array id_, real_tmp_, int_tmp_;
+    bool reordered_ = false; // id_ is not the identity
 };
 
 } // namespace smelt::apps::md2d

@@ -1,6 +1,7 @@
 // md2d's neighbor.cells_per_r_list: the binned search on cells of r_list / 2 (5 x 5 cells
 // searched) holds exactly the pairs of a hand-written all-pairs loop in half and full lists,
-// periodic and with walls (particles past them), and the run follows the one on cells of r_list.
+// periodic and with walls (particles past them), the half lists packed with each entry's row,
+// and the run follows the one on cells of r_list.
 #include "md2d/simulation.h"
 #include "md2d_test_util.h"
 
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <utility>
 
 namespace smelt::apps {
@@ -85,6 +87,25 @@ TEST(Md2dCellGrid, HalfSizeCellsFindEveryPair) {
             EXPECT_EQ(listed(sim.neighbors(), entries), want);
             EXPECT_EQ(entries, (std::string(newton) == "true" ? 1 : 2) * want.size());
             EXPECT_GT(want.size(), size_t(5 * c.n()));
+            // Half lists are packed (NeighborListSpec::packed): rows back to back (CSR) and
+            // each entry's row.
+            const NeighborList &nl = sim.neighbors();
+            ASSERT_EQ(spec.packed, std::string(newton) == "true");
+            if (spec.packed) {
+                const auto start = nl.start().to_vector<int32_t>();
+                const auto count = nl.count().to_vector<int32_t>();
+                const auto rows = nl.entry_rows().to_vector<int32_t>();
+                ASSERT_EQ(nl.total(), int64_t(entries));
+                int32_t next = 0;
+                for (size_t i = 0; i < start.size(); ++i) {
+                    ASSERT_EQ(start[i], next) << "row " << i;
+                    for (int32_t k = 0; k < count[i]; ++k)
+                        ASSERT_EQ(rows[size_t(start[i] + k)], int32_t(i));
+                    next += count[i];
+                }
+            } else {
+                EXPECT_THROW((void)nl.entry_rows(), std::logic_error);
+            }
         }
 }
 

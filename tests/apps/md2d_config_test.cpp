@@ -136,6 +136,11 @@ TEST(Md2dConfig, DefaultsOfAMinimalConfig) {
     EXPECT_EQ(cell_grid(c).per_r_list, 1);
     c.neighbor.cells_per_r_list = 2;
     EXPECT_EQ(cell_grid(c).ncx, 8);
+    // Particles reordered by cell every 100 steps; lists sorted unless they are half lists.
+    EXPECT_EQ(c.neighbor.sort_interval, 100);
+    EXPECT_FALSE(c.neighbor.sorted_lists.has_value());
+    EXPECT_FALSE(c.neighbor.lists_sorted(true));
+    EXPECT_TRUE(c.neighbor.lists_sorted(false));
 }
 
 TEST(Md2dConfig, EveryKeyIsRead) {
@@ -154,7 +159,7 @@ system:
   seed: 12345678901
 potential: {kind: lj, epsilon: 1.5, sigma: 0.9, r_cut: 3.0, shift: true}
 integrator: {kind: velocity_verlet, dt: 0.01, steps: 1000}
-neighbor: {mode: all_pairs, skin: 0.5, rebuild: every_step}
+neighbor: {mode: all_pairs, skin: 0.5, rebuild: every_step, sort_interval: 0, sorted_lists: true}
 output:
   directory: results/x
   prefix: run1
@@ -190,6 +195,9 @@ output:
     EXPECT_DOUBLE_EQ(c.neighbor.skin, 0.5);
     EXPECT_DOUBLE_EQ(c.r_list(), 3.5);
     EXPECT_EQ(c.neighbor.rebuild, Rebuild::EveryStep);
+    EXPECT_EQ(c.neighbor.sort_interval, 0);
+    EXPECT_EQ(c.neighbor.sorted_lists, std::optional<bool>(true));
+    EXPECT_TRUE(c.neighbor.lists_sorted(true));
     EXPECT_EQ(c.output.directory, "results/x");
     EXPECT_EQ(c.output.prefix, "run1");
     EXPECT_EQ(c.output.frame_interval, 7);

@@ -180,6 +180,8 @@ TEST(Md2dBinary, CheckPrintsTheResolvedConfig) {
     EXPECT_NE(r.output.find("particles    100, square lattice 10 x 10"), std::string::npos)
         << r.output;
     EXPECT_NE(r.output.find("binned"), std::string::npos);
+    EXPECT_NE(r.output.find("particles reordered by cell every 100 steps"), std::string::npos)
+        << r.output;
     EXPECT_NE(r.output.find(": ok"), std::string::npos);
 }
 

@@ -258,13 +258,14 @@ TEST(Md2dEngine, DisplacementRuleRebuildsPastHalfTheSkin) {
 TEST(Md2dEngine, ForcesAreBitIdenticalAcrossSearchesAndRebuildRules) {
     // A run with the displacement rule reuses its list; the other setups rebuild from scratch.
     // Full lists (newton: false): half lists sum the pairs in another order (md2d_newton_test).
+    // The particles keep their order (sort_interval: 0): a force is summed in index order.
     const std::string base = "system: {lattice: square, cells: [14, 14], density: 0.7, "
                              "temperature: 1.5, seed: 9}\n"
                              "potential: {r_cut: 2.5, shift: true}\n"
                              "integrator: {dt: 0.005, steps: 40}\n" +
                              std::string(kQuiet);
     Simulation a(md2d_config(base + "neighbor: {mode: binned, skin: 0.3, rebuild: displacement, "
-                                    "newton: false}"),
+                                    "newton: false, sort_interval: 0}"),
                  md2d_physics());
     a.set_initial_state();
     for (int k = 0; k < 40; ++k)
@@ -301,6 +302,69 @@ TEST(Md2dEngine, ForcesAreBitIdenticalAcrossSearchesAndRebuildRules) {
     EXPECT_EQ(fy.to_vector<double>(), want[1]);
     EXPECT_EQ(pe.to_vector<double>(), want[2]);
     EXPECT_EQ(vir.to_vector<double>(), want[3]);
+}
+
+// Reordering by cell (neighbor.sort_interval) moves particles on the device, not the physics:
+// a liquid that reorders every 10 steps follows the run that never does to round-off (its force
+// sums run in another order), host copies come back in id order, and the energy agrees.
+TEST(Md2dEngine, ReorderingByCellKeepsTheTrajectory) {
+    SerialCpu serial;
+    for (const char *newton : {"true", "false"}) {
+        SCOPED_TRACE(std::string("newton ") + newton);
+        const std::string yaml =
+            "system: {lattice: square, cells: [20, 18], density: 0.7, temperature: 1.5, "
+            "seed: 4}\npotential: {r_cut: 2.5, shift: true}\n"
+            "integrator: {dt: 0.005, steps: 60}\n" +
+            std::string(kQuiet) + "neighbor: {skin: 0.2, newton: " + newton + ", sort_interval: ";
+        Simulation kept(md2d_config(yaml + "0}\n"), md2d_physics());
+        Simulation sorted(md2d_config(yaml + "10}\n"), md2d_physics());
+        kept.set_initial_state();
+        sorted.set_initial_state();
+        const auto id0 = sorted.ids().to_vector<int32_t>();
+        EXPECT_TRUE(std::is_sorted(id0.begin(), id0.end()));
+        for (int k = 0; k < 60; ++k) {
+            kept.step();
+            sorted.step();
+        }
+        EXPECT_GT(sorted.neighbors().builds(), kept.neighbors().builds())
+            << "every reorder rebuilds the list";
+        auto ids = sorted.ids().to_vector<int32_t>();
+        EXPECT_FALSE(std::is_sorted(ids.begin(), ids.end())) << "the particles were not reordered";
+        std::sort(ids.begin(), ids.end());
+        for (size_t k = 0; k < ids.size(); ++k)
+            ASSERT_EQ(ids[k], int32_t(k)) << "the ids are a permutation";
+        const auto box = kept.config().box();
+        for (auto get : {&Simulation::x, &Simulation::y, &Simulation::vx, &Simulation::vy,
+                         &Simulation::fx, &Simulation::fy, &Simulation::pe}) {
+            const auto a = sorted.host((sorted.*get)()), b = kept.host((kept.*get)());
+            const bool position = get == &Simulation::x || get == &Simulation::y;
+            const double l = get == &Simulation::x ? box[0] : box[1];
+            for (size_t i = 0; i < a.size(); ++i)
+                ASSERT_NEAR(position ? min_image(a[i] - b[i], l) : a[i] - b[i], 0.0, 1e-8)
+                    << "particle " << i;
+        }
+        EXPECT_NEAR(sorted.thermo().etotal, kept.thermo().etotal, 1e-9 * 360);
+        // The state in device order with its ids, as a checkpoint holds it, gives the same
+        // host copies and forces.
+        Simulation again(md2d_config(yaml + "10}\n"), md2d_physics());
+        again.set_state(sorted.device_order(sorted.x()), sorted.device_order(sorted.y()),
+                        sorted.device_order(sorted.vx()), sorted.device_order(sorted.vy()), 60, {},
+                        sorted.ids().to_vector<int32_t>());
+        EXPECT_EQ(again.host(again.x()), sorted.host(sorted.x()));
+        EXPECT_EQ(again.device_order(again.x()), sorted.device_order(sorted.x()));
+        for (size_t i = 0; i < ids.size(); ++i)
+            ASSERT_NEAR(again.host(again.fx())[i], sorted.host(sorted.fx())[i], 1e-9);
+    }
+    // Ids that are not a permutation are refused.
+    Simulation bad(md2d_config("system: {lattice: square, cells: [10, 10], density: 0.6, "
+                               "temperature: 1.0}\nintegrator: {dt: 0.005, steps: 5}\n" +
+                               std::string(kQuiet)),
+                   md2d_physics());
+    const std::vector<double> z(100, 1.0);
+    std::vector<int32_t> twice(100);
+    for (size_t k = 0; k < twice.size(); ++k)
+        twice[k] = int32_t(k / 2);
+    EXPECT_THROW(bad.set_state(z, z, z, z, 0, {}, twice), std::invalid_argument);
 }
 
 // drift = |slope| * duration / |E0| (least squares), fluctuation = std / |mean|, as in

@@ -281,6 +281,27 @@ def check_neighbor_lists():
         check_capped_lists(label, x, y, lx, ly, periodic, rl, binned, brute, pot, ref)
 
 
+def check_cell_bounds_from_keys(label, sorted_keys, cell_start, cell_end):
+    """cell_bounds_from_keys (over the particles) == cell_bounds (over the cells), every cell,
+    for these keys and for sparse keys with empty cells before, between and after them (one
+    particle, and one cell, included), run in any order of the particles."""
+    ncells = len(cell_start)
+    cases = [(sorted_keys, ncells, cell_start, cell_end)]
+    rng = np.random.default_rng(31)
+    for n, nc in [(1, 1), (1, 9), (7, 40), (50, 30), (200, 1000)]:
+        keys = np.sort(rng.integers(0 if nc < 9 else 2, max(nc - 3, 1), n)).astype(np.int32)
+        s, e = np.full(nc, -7, np.int32), np.full(nc, -7, np.int32)
+        elementwise(P.cell_bounds, nc, s, e, keys, n)
+        cases.append((keys, nc, s, e))
+    for keys, nc, want_s, want_e in cases:
+        n = len(keys)
+        s, e = np.full(nc, -7, np.int32), np.full(nc, -7, np.int32)
+        elementwise(P.cell_bounds_from_keys, n, keys, s, e, n, nc,
+                    order=rng.permutation(n).tolist())
+        check(np.array_equal(s, want_s) and np.array_equal(e, want_e),
+              "%s: cell_bounds_from_keys == cell_bounds (%d keys, %d cells)" % (label, n, nc))
+
+
 def check_capped_lists(label, x, y, lx, ly, periodic, rl, binned, brute, pot, ref):
     """The one-pass build into rows of fixed capacity (CPU form, and the GPU form at stride 1 and
     at stride n): full counts also past the capacity, the same rows in both forms, the all-pairs
@@ -296,6 +317,7 @@ def check_capped_lists(label, x, y, lx, ly, periodic, rl, binned, brute, pot, re
     cell_start = np.full(ncx * ncy, -7, np.int32)
     cell_end = np.full(ncx * ncy, -7, np.int32)
     elementwise(P.cell_bounds, ncx * ncy, cell_start, cell_end, sorted_keys, n)
+    check_cell_bounds_from_keys(label, sorted_keys, cell_start, cell_end)
     xs, ys = np.zeros(n), np.zeros(n)
     elementwise(P.permute_real, n, order, x, xs)
     elementwise(P.permute_real, n, order, y, ys)
@@ -336,11 +358,16 @@ def check_capped_lists(label, x, y, lx, ly, periodic, rl, binned, brute, pot, re
           % label)
 
 
-def half_list(x, y, lx, ly, periodic, rl, cap):
+def half_list(x, y, lx, ly, periodic, rl, cap, per_r_list=1, kernel=None, sort=True):
     """The one-pass half list (fill_neighbors_capped_half), rows sorted, as NeighborList builds
-    it with NeighborListSpec::half."""
+    it with NeighborListSpec::half; per_r_list 2: cells of r_list / 2 (`kernel` defaults to
+    fill_neighbors_capped_half_small_cells there); sort False leaves the rows in visit order."""
     n = len(x)
-    ncx, ncy = max(1, int(lx // rl)), max(1, int(ly // rl))
+    ncx = max(1, int(lx * per_r_list // rl))
+    ncy = max(1, int(ly * per_r_list // rl))
+    if kernel is None:
+        kernel = P.fill_neighbors_capped_half if per_r_list == 1 else \
+            P.fill_neighbors_capped_half_small_cells
     cw, ch = lx / ncx, ly / ncy
     keys = np.zeros(n, dtype=np.int32)
     elementwise(P.cell_key, n, x, y, keys, cw, ch, ncx, ncy, periodic)
@@ -353,25 +380,54 @@ def half_list(x, y, lx, ly, periodic, rl, cap):
     elementwise(P.permute_real, n, order, y, ys)
     start, count = np.full(n, -1, np.int32), np.full(n, -1, np.int32)
     idx = np.full(n * (cap + 1), -1, np.int32)
-    elementwise(P.fill_neighbors_capped_half, n, x, y, xs, ys, start, count, idx, cap, order,
-                cell_start, cell_end, lx, ly, periodic, cw, ch, ncx, ncy, rl * rl)
-    elementwise(P.sort_neighbors, n, start, count, idx)
+    elementwise(kernel, n, x, y, xs, ys, start, count, idx, cap, order, cell_start, cell_end, lx,
+                ly, periodic, cw, ch, ncx, ncy, rl * rl)
+    if sort:
+        elementwise(P.sort_neighbors, n, start, count, idx)
     return start, count, idx
 
 
-def newton_forces(x, y, lst, lx, ly, periodic, pot, nchunk, chunk_order=None, kick=None):
+def pack(lst, cap):
+    """The capped rows (row i from i * (cap + 1)) packed as NeighborListSpec::packed does: the
+    exclusive scan of the counts, then pack_rows; (start, count, idx, row)."""
+    start, count, idx = lst
+    n = len(count)
+    check(np.array_equal(start, np.arange(n) * (cap + 1)), "capped rows (precondition)")
+    packed_start, total = exclusive_scan_offsets(count)
+    packed_idx = np.full(total, -1, np.int32)
+    packed_row = np.full(total, -1, np.int32)
+    elementwise(P.pack_rows, n, count, cap, idx, packed_start, packed_idx, packed_row)
+    return packed_start, count, packed_idx, packed_row
+
+
+def newton_forces(x, y, lst, lx, ly, periodic, pot, nchunk, chunk_order=None, kick=None,
+                  energy=1):
     """compute_forces_newton over nchunk chunks (in `chunk_order`), then newton_sum_2d, as
     apps/common/newton_buffers.cpp drives them; returns (fx, fy, pe, vir) and the buffers. With
-    kick = (vx, vy, m, dt): newton_sum_2d_kick instead, and (fx, fy, pe, vir, vx, vy)."""
+    kick = (vx, vy, m, dt): newton_sum_2d_kick instead, and (fx, fy, pe, vir, vx, vy). With
+    energy 0: the pass without energies, then newton_sum_2d_forces (newton_sum_2d_forces_kick
+    with kick), pe and vir left NaN."""
     n = len(x)
-    start, count, idx = lst
+    start, count, idx, row = pack(lst, 40)
     rlo, rhi = np.zeros(nchunk, np.int32), np.zeros(nchunk, np.int32)
     elementwise(P.newton_ranges, nchunk, start, count, idx, rlo, rhi, n, nchunk)
+    plo, phi = np.zeros(nchunk, np.int32), np.zeros(nchunk, np.int32)
+    elementwise(P.newton_ranges_packed, nchunk, start, count, idx, plo, phi, n, nchunk)
+    check(np.array_equal(plo, rlo) and np.array_equal(phi, rhi),
+          "%d chunks: newton_ranges_packed == newton_ranges" % nchunk)
     boff = np.concatenate(([0], np.cumsum(rhi - rlo)[:-1])).astype(np.int32)
     bufs = [np.zeros(int(np.sum(rhi - rlo))) for _ in range(4)]
-    elementwise(P.compute_forces_newton, nchunk, x, y, *bufs, rlo, boff, n, nchunk, start, count,
-                idx, lx, ly, periodic, *pot, order=chunk_order)
+    elementwise(P.compute_forces_newton, nchunk, x, y, *bufs, rlo, boff, n, nchunk, energy, start,
+                count, idx, row, lx, ly, periodic, *pot, order=chunk_order)
     out = [np.full(n, np.nan) for _ in range(4)]
+    if energy == 0:
+        if kick is not None:
+            elementwise(P.newton_sum_2d_forces_kick, nchunk, out[0], out[1], bufs[0], bufs[1],
+                        rlo, rhi, boff, n, nchunk, *kick)
+            return out + [kick[0], kick[1]], bufs
+        elementwise(P.newton_sum_2d_forces, nchunk, out[0], out[1], bufs[0], bufs[1], rlo, rhi,
+                    boff, n, nchunk)
+        return out, bufs
     if kick is not None:
         elementwise(P.newton_sum_2d_kick, nchunk, *out, *bufs, rlo, rhi, boff, n, nchunk, *kick)
         return out + [kick[0], kick[1]], bufs
@@ -420,10 +476,34 @@ def check_newton():
         want = {(i, j) for i, j in zip(*np.nonzero(near)) if i < j}
         start, count, idx = half_list(x, y, lx, ly, periodic, rl, 40)
         check(count.max() <= 40, "%s: half rows fit the capacity (precondition)" % label)
+        # Packed (NeighborListSpec::packed): the same rows back to back, each entry's row.
+        ps, pc, pi, pr = pack((start, count, idx), 40)
+        check(all(np.array_equal(pi[ps[i]:ps[i] + pc[i]], idx[start[i]:start[i] + count[i]]) and
+                  np.all(pr[ps[i]:ps[i] + pc[i]] == i) for i in range(len(x))) and
+              len(pi) == np.sum(count) and np.all(pi >= 0),
+              "%s: pack_rows: the rows in CSR, with their rows" % label)
         pairs = [(min(i, int(j)), max(i, int(j))) for i in range(len(x))
                  for j in idx[start[i]:start[i] + count[i]]]
         check(len(pairs) == len(set(pairs)) and set(pairs) == want,
               "%s: every pair within r_list in exactly one half list" % label)
+        # The form for cells of r_list / 2 (the cpu default): the same pair set on its grid,
+        # and on cells of r_list the rows of fill_neighbors_capped_half (the same neighbours of
+        # each particle; the order differs where x wraps: the wrapped cell's run comes first).
+        hs, hc, hi = half_list(x, y, lx, ly, periodic, rl, 40, per_r_list=2)
+        small = [(min(i, int(j)), max(i, int(j))) for i in range(len(x))
+                 for j in hi[hs[i]:hs[i] + hc[i]]]
+        check(hc.max() <= 40 and len(small) == len(set(small)) and set(small) == want,
+              "%s: cells of r_list / 2: every pair within r_list in exactly one half list"
+              % label)
+        rows = half_list(x, y, lx, ly, periodic, rl, 40, sort=False)
+        same = half_list(x, y, lx, ly, periodic, rl, 40, sort=False,
+                         kernel=P.fill_neighbors_capped_half_small_cells)
+        check(all(np.array_equal(rows[k], same[k]) for k in range(2)) and
+              all(np.array_equal(np.sort(rows[2][rows[0][i]:rows[0][i] + rows[1][i]]),
+                                 np.sort(same[2][same[0][i]:same[0][i] + same[1][i]]))
+                  for i in range(len(x))),
+              "%s: cells of r_list: fill_neighbors_capped_half_small_cells == "
+              "fill_neighbors_capped_half, row for row" % label)
         for shift in (0, 1):
             pot = (eps, sigma, rc * rc, shift)
             ref = np_lj(x, y, lx, ly, periodic, eps, sigma, rc, shift)
@@ -450,6 +530,22 @@ def check_newton():
                       np.any(vx != v0[0]) and all(not np.any(b) for b in jbufs),
                       "%s, %d chunks: newton_sum_2d_kick == newton_sum_2d, kick" %
                       (label, nchunk))
+                # Without energies: the same force bits, the energy and virial buffers and
+                # outputs untouched; with the kick, the same velocities.
+                bare, bbufs = newton_forces(x, y, (start, count, idx), lx, ly, periodic, pot,
+                                            nchunk, energy=0)
+                check(np.array_equal(bare[0], got[0]) and np.array_equal(bare[1], got[1]) and
+                      np.all(np.isnan(bare[2])) and np.all(np.isnan(bare[3])) and
+                      not any(np.any(b) for b in bbufs),
+                      "%s, %d chunks: energy 0 + newton_sum_2d_forces == the forces of energy 1, "
+                      "bit for bit; pe, vir and their buffers untouched" % (label, nchunk))
+                bare, bbufs = newton_forces(x, y, (start, count, idx), lx, ly, periodic, pot,
+                                            nchunk, kick=(v0[0].copy(), v0[1].copy(), 1.3,
+                                                          0.004), energy=0)
+                check(all(np.array_equal(bare[k], joint[k]) for k in (0, 1, 4, 5)) and
+                      not any(np.any(b) for b in bbufs),
+                      "%s, %d chunks: newton_sum_2d_forces_kick == newton_sum_2d_kick's forces "
+                      "and velocities" % (label, nchunk))
                 if nchunk > 1:
                     again, _ = newton_forces(x, y, (start, count, idx), lx, ly, periodic, pot,
                                              nchunk, chunk_order=range(nchunk - 1, -1, -1))
@@ -459,10 +555,11 @@ def check_newton():
 
 def check_newton_joined_kicks_test():
     """newton_sum_kick_kick_drift (a step's end joined with the next one's start over the chunks
-    of a half list): the bits of newton_sum_2d_kick then kick_drift launched one after the
-    other, with the buffers left zero; with test = 1 stale[0] grows by the number of particles
-    that NumPy finds farther than sqrt(limit2) (minimum image when periodic) from their saved
-    positions, and with test = 0 the flag is left alone."""
+    of a half list, after a force pass without energies): the positions' and velocities' bits of
+    newton_sum_2d_forces_kick then kick_drift launched one after the other, with the buffers
+    left zero; with test = 1 stale[0] grows by the number of particles that NumPy finds farther
+    than sqrt(limit2) (minimum image when periodic) from their saved positions, and with
+    test = 0 the flag is left alone."""
     eps, sigma, rc, rl = 1.0, 1.0, 2.5, 2.8
     m, dt, limit2 = 1.3, 0.005, 0.04 ** 2
     lx, ly = 17.0, 15.5
@@ -483,7 +580,7 @@ def check_newton_joined_kicks_test():
         perm = rng.permutation(240)
         x, y, vx, vy, seam = (a[perm].copy() for a in (x, y, vx, vy, seam))
         n = len(x)
-        start, count, idx = half_list(x, y, lx, ly, periodic, rl, 40)
+        start, count, idx, row = pack(half_list(x, y, lx, ly, periodic, rl, 40), 40)
         # The positions of a list build a little off the current ones (across the seam for
         # some: their displacement is small only through the minimum image).
         saved = [np.mod(x + rng.normal(0.0, 0.02, n), lx), y + rng.normal(0.0, 0.02, n)]
@@ -492,22 +589,25 @@ def check_newton_joined_kicks_test():
             elementwise(P.newton_ranges, nchunk, start, count, idx, rlo, rhi, n, nchunk)
             boff = np.concatenate(([0], np.cumsum(rhi - rlo)[:-1])).astype(np.int32)
             filled = [np.zeros(int(np.sum(rhi - rlo))) for _ in range(4)]
-            elementwise(P.compute_forces_newton, nchunk, x, y, *filled, rlo, boff, n, nchunk,
-                        start, count, idx, lx, ly, periodic, eps, sigma, rc * rc, 1)
+            elementwise(P.compute_forces_newton, nchunk, x, y, *filled, rlo, boff, n, nchunk, 0,
+                        start, count, idx, row, lx, ly, periodic, eps, sigma, rc * rc, 1)
+            check(not np.any(filled[2]) and not np.any(filled[3]) and np.any(filled[0]),
+                  "periodic %d, %d chunks: a pass without energies leaves their buffers zero"
+                  % (periodic, nchunk))
             for test in (1, 0):
-                j = [a.copy() for a in (x, y, vx, vy)] + [np.full(n, np.nan) for _ in range(4)]
-                a = [c.copy() for c in j]
-                jb, ab = [b.copy() for b in filled], [b.copy() for b in filled]
+                j = [a.copy() for a in (x, y, vx, vy)]
+                a = [c.copy() for c in j] + [np.full(n, np.nan) for _ in range(2)]
+                jb, ab = [b.copy() for b in filled[:2]], [b.copy() for b in filled[:2]]
                 stale = np.array([5], dtype=np.int32)
                 elementwise(P.newton_sum_kick_kick_drift, nchunk, *j, *jb, rlo, rhi, boff, n,
                             nchunk, m, dt, lx, ly, periodic, test, *saved, limit2, stale)
-                # x, y, vx, vy, fx, fy, pe, vir: the separate launches.
-                elementwise(P.newton_sum_2d_kick, nchunk, *a[4:], *ab, rlo, rhi, boff, n, nchunk,
-                            a[2], a[3], m, dt)
+                # x, y, vx, vy, fx, fy: the separate launches.
+                elementwise(P.newton_sum_2d_forces_kick, nchunk, *a[4:], *ab, rlo, rhi, boff, n,
+                            nchunk, a[2], a[3], m, dt)
                 elementwise(P.kick_drift, n, *a[:6], m, dt, lx, ly, periodic)
-                check(all(np.array_equal(j[k], a[k]) for k in range(8)) and
-                      np.any(j[4] != 0) and np.all(np.isfinite(j[7])) and
-                      not any(np.any(b) for b in jb),
+                check(all(np.array_equal(j[k], a[k]) for k in range(4)) and
+                      np.any(a[4] != 0) and np.all(np.isfinite(a[5])) and
+                      not np.array_equal(j[2], vx) and not any(np.any(b) for b in jb),
                       "periodic %d, %d chunks, test %d: the joined launch leaves the separate "
                       "launches' state and zero buffers" % (periodic, nchunk, test))
                 crossed = int(np.count_nonzero(np.abs(j[0] - x) > lx / 2))

@@ -65,6 +65,9 @@ TEST_P(Md2dRestart, StoppedAndRestartedRunEqualsTheUninterruptedOne) {
     fs::remove_all(dir);
 }
 
+const char *const kConfigNames[] = {"Double", "Single", "Walls", "Reordered",
+                                    "ReorderedAtTheRestart"};
+
 INSTANTIATE_TEST_SUITE_P(
     Configs, Md2dRestart,
     ::testing::Values(
@@ -80,10 +83,18 @@ INSTANTIATE_TEST_SUITE_P(
         "system: {lattice: random, n: 120, density: 0.5, boundary: walls, temperature: 0.8, "
         "seed: 11}\nintegrator: {dt: 0.004, steps: 50}\n"
         "neighbor: {skin: 0.2, rebuild: displacement}\n"
-        "output: {prefix: wall, frame_interval: 7, thermo_interval: 3, progress: false}\n"),
-    [](const auto &info) {
-        return std::string(info.index == 0 ? "Double" : info.index == 1 ? "Single" : "Walls");
-    });
+        "output: {prefix: wall, frame_interval: 7, thermo_interval: 3, progress: false}\n",
+        // particles reordered by cell every 7 steps (the checkpoint holds them in device order
+        // with their ids), and at the step the run restarts from (23)
+        "system: {lattice: square, cells: [12, 10], density: 0.6, temperature: 1.5, seed: 3}\n"
+        "potential: {r_cut: 2.5, shift: true}\nintegrator: {dt: 0.005, steps: 50}\n"
+        "neighbor: {skin: 0.1, sort_interval: 7}\n"
+        "output: {prefix: re, frame_interval: 10, thermo_interval: 5, progress: false}\n",
+        "system: {lattice: square, cells: [12, 10], density: 0.6, temperature: 1.5, seed: 3}\n"
+        "potential: {r_cut: 2.5, shift: true}\nintegrator: {dt: 0.005, steps: 50}\n"
+        "neighbor: {skin: 0.1, sort_interval: 23}\n"
+        "output: {prefix: re23, frame_interval: 10, thermo_interval: 5, progress: false}\n"),
+    [](const auto &info) { return std::string(kConfigNames[info.index]); });
 
 // A checkpoint of another system (particle count) is refused with the entry that does not fit.
 TEST(Md2dRestart, CheckpointOfAnotherSystemIsRefused) {

@@ -13,8 +13,8 @@ a particle's own, 6.25 r_list^2 against 9.
 from smelt import annotate, declare
 
 from box import half_length, min_image_wrapped, pair_delta
-from cells import (cell_coord, cell_gap, cell_reach, cell_run, cell_run_between, cull_reach2,
-                   neighbor_cell, sorted_cell_in_reach, sorted_neighbor_cell)
+from cells import (cell_coord, cell_gap, cell_reach, cell_run, cell_run_between, cell_run_image,
+                   cull_reach2, neighbor_cell, sorted_cell_in_reach, sorted_neighbor_cell)
 
 
 @annotate(double='xi, yi, xj, yj, lx, ly, rl2', periodic='int', return_='int')
@@ -293,87 +293,90 @@ def fill_neighbors_capped_half(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, c
     nbr_count[i] = count
 
 
+@annotate(i='int', double='xi, yi, sx, sy, rl2', doublep='xs, ys', intp='order, nbr_idx',
+          int='lo, hi, oe, row, last, count', return_='int')
+def half_run(i, xi, yi, xs, ys, order, nbr_idx, lo, hi, oe, sx, sy, rl2, row, last, count):
+    """fill_neighbors_capped_half_small_cells' loop over the candidates lo .. hi - 1 (cell
+    order) of one run of cells with image shift (sx, sy), those before oe in i's own cell:
+    appends each at the row's next place (row + count, the last place once full) and counts it
+    when it is closer than sqrt(rl2) (and j > i in i's own cell); returns the new count."""
+    dx, dy = declare('double', 2)
+    j, near, keep = declare('int', 3)
+    for k in range(lo, hi):
+        dx = (xi - xs[k]) - sx
+        dy = (yi - ys[k]) - sy
+        j = order[k]
+        nbr_idx[min(row + count, last)] = j
+        # Flags combined with & and |: `and` and `or` would branch on the distance.
+        near = 1 if dx * dx + dy * dy < rl2 else 0
+        keep = (1 if j > i else 0) | (1 if k >= oe else 0)
+        count += near & keep
+    return count
+
+
 @annotate(i='int', doublep='x, y, xs, ys',
           intp='nbr_start, nbr_count, nbr_idx, order, cell_start, cell_end', cap='int',
           double='lx, ly, cell_w, cell_h, rl2', int='periodic, ncx, ncy')
 def fill_neighbors_capped_half_small_cells(i, x, y, xs, ys, nbr_start, nbr_count, nbr_idx, cap,
                                            order, cell_start, cell_end, lx, ly, periodic, cell_w,
                                            cell_h, ncx, ncy, rl2):
-    """fill_neighbors_capped_half on any grid the host makes (cell_reach 1 or 2 along each axis).
-    With cells of r_list / 2 (ncell >= 5 when periodic) it searches the same half of the 25
-    cells: the two rows above i's (5 cells each), the two cells after i's along x and i's own
-    (only j > i), skipping the cells whose nearest point is farther than r_list (cell_gap,
-    cull_reach2); each pair within r_list is in exactly one row. On cells of r_list it gives
-    fill_neighbors_capped_half's pairs, in its order."""
-    near = declare("matrix(NBR_CHUNK, 'int')")
-    xi, yi, hx, hy, dx, dy, px, py, gx, gy, rem, reach2 = declare('double', 12)
-    cx, cy, ny, j, row, last, count, key, lo, hi, m, own = declare('int', 12)
-    x0, x1, rx, ry, first, part, c0, c1, mine = declare('int', 9)
+    """fill_neighbors_capped_half on any grid the host makes (cell_reach 1 or 2 along each axis):
+    the pairs of fill_neighbors_capped_half's half of the cells around i's. With cells of
+    r_list / 2 (ncell >= 5 when periodic) that is the two rows above i's (5 cells each), and
+    i's own cell (only j > i) with the two after it along x; on cells of r_list the row above
+    (3 cells), i's own cell and the one after it. Each pair within r_list is in exactly one row.
+
+    The cells of a row of the grid are one run of consecutive keys (two where a periodic x
+    wraps), i's own cell first in its run, and each run is one loop over its candidates
+    (half_run), which appends every candidate at the row's next place and counts it when it is
+    near: no branch but the loop's, no private array. With cells of r_list / 2 a cell holds
+    about 1.4 particles: a search per cell or per culled range of cells spent its time in short
+    loops and their exits, and a chunked test in SIMD lanes in its partial vectors. A run's
+    cells lie on one side of a periodic seam, so the separation is (xi - xs[k]) - sx with the
+    run's image shift sx (cell_run_image), in place of the minimum image's compare and select
+    per candidate: the same operation where the minimum image shifts, so the same pairs. Away
+    from the grid's edges along x (all but 2 * reach columns) each row is one run without a
+    shift, taken without cell_run_between."""
+    xi, yi, sx, sy = declare('double', 4)
+    cx, cy, ny, row, last, count, key, lo, hi, oe = declare('int', 10)
+    rx, ry, first, c0, c1, inner = declare('int', 6)
     xi = x[i]
     yi = y[i]
-    hx = half_length(lx, periodic)
-    hy = half_length(ly, periodic)
     cx = cell_coord(xi, cell_w, ncx, periodic)
     cy = cell_coord(yi, cell_h, ncy, periodic)
     rx = cell_reach(cell_w, rl2)
     ry = cell_reach(cell_h, rl2)
-    px = xi - cx * cell_w
-    py = yi - cy * cell_h
-    reach2 = cull_reach2(rl2)
     row = i * (cap + 1)
     last = row + cap
     count = 0
-    lo = 0
-    hi = 0
+    inner = 1 if cx >= rx and cx + rx < ncx else 0
     for oy in range(ry + 1):
         ny = neighbor_cell(cy, oy, ncy, periodic)
         if ny < 0:
             continue
-        gy = cell_gap(py, cell_h, oy)
-        rem = reach2 - gy * gy
-        if rem <= 0.0:
-            continue
-        # The cells along x within reach: cx + x0 .. cx + x1 (gaps grow with the offset).
-        x0 = 0
-        x1 = 0
-        for o in range(1, rx + 1):
-            gx = cell_gap(px, cell_w, -o)
-            if gx * gx < rem:
-                x0 = -o
-            gx = cell_gap(px, cell_w, o)
-            if gx * gx < rem:
-                x1 = o
+        # The row's image: one box up where cy + oy wrapped past the last row.
+        sy = ly if periodic != 0 and cy + oy >= ncy else 0.0
+        # Row oy = 0: cx .. cx + rx (i's own cell first); rows above: cx - rx .. cx + rx.
+        first = 0 if oy == 0 else -rx
         key = ny * ncx
-        # Row oy = 0: i's own cell first (run 0, only j > i), then the cells cx + 1 .. cx + x1;
-        # rows above: cx + x0 .. cx + x1. Each range is one or two runs of consecutive keys.
-        own = 1 if oy == 0 else 0
-        first = 1 if own == 1 else x0
-        for run in range(3):
-            part = run - own
-            mine = 1 if own == 1 and run == 0 else 0
-            if mine == 1:
-                lo = cell_start[key + cx]
-                hi = cell_end[key + cx]
-            elif part <= 1 and first <= x1:
-                c0 = cell_run_between(cx, first, x1, ncx, periodic, 2 * part)
-                c1 = cell_run_between(cx, first, x1, ncx, periodic, 2 * part + 1)
-                if c0 <= c1:
-                    lo = cell_start[key + c0]
-                    hi = cell_end[key + c1]
-                else:
-                    hi = lo
-            else:
-                hi = lo
-            for base in range(lo, hi, NBR_CHUNK):
-                m = min(NBR_CHUNK, hi - base)
-                for t in range(m):
-                    dx = min_image_wrapped(xi - xs[base + t], lx, hx)
-                    dy = min_image_wrapped(yi - ys[base + t], ly, hy)
-                    near[t] = 1 if dx * dx + dy * dy < rl2 else 0
-                for t in range(m):
-                    j = order[base + t]
-                    nbr_idx[min(row + count, last)] = j
-                    count += near[t] if j > i or mine == 0 else 0
+        if inner == 1:
+            lo = cell_start[key + cx + first]
+            hi = cell_end[key + cx + rx]
+            # Candidates before oe are in i's own cell.
+            oe = cell_end[key + cx] if oy == 0 else lo
+            count = half_run(i, xi, yi, xs, ys, order, nbr_idx, lo, hi, oe, 0.0, sy, rl2, row,
+                             last, count)
+            continue
+        for part in range(2):
+            c0 = cell_run_between(cx, first, rx, ncx, periodic, 2 * part)
+            c1 = cell_run_between(cx, first, rx, ncx, periodic, 2 * part + 1)
+            if c0 <= c1:
+                lo = cell_start[key + c0]
+                hi = cell_end[key + c1]
+                sx = cell_run_image(cx, first, rx, ncx, periodic, part) * lx
+                oe = cell_end[key + cx] if oy == 0 and c0 == cx else lo
+                count = half_run(i, xi, yi, xs, ys, order, nbr_idx, lo, hi, oe, sx, sy, rl2, row,
+                                 last, count)
     nbr_start[i] = row
     nbr_count[i] = count
 

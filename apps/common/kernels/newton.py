@@ -51,6 +51,34 @@ def newton_ranges(c, nbr_start, nbr_count, nbr_idx, rlo, rhi, n, nchunk):
         rhi[c] = rlo[c] + ahead + behind
 
 
+@annotate(c='int', intp='nbr_start, nbr_count, nbr_idx, rlo, rhi', int='n, nchunk')
+def newton_ranges_packed(c, nbr_start, nbr_count, nbr_idx, rlo, rhi, n, nchunk):
+    """newton_ranges for packed rows (CSR: NeighborListSpec::packed): the chunk's entries are
+    consecutive, so one loop over them (SIMD lanes) finds the same farthest neighbours ahead and
+    behind as the loop per row, and the same range."""
+    lo, hi, ahead, behind, d, e0, e1 = declare('int', 7)
+    lo = chunk_lo(c, n, nchunk)
+    hi = chunk_lo(c + 1, n, nchunk)
+    ahead = hi - lo
+    behind = 0
+    e0 = 0
+    e1 = 0
+    if hi > lo:
+        e0 = nbr_start[lo]
+        e1 = nbr_start[hi - 1] + nbr_count[hi - 1]
+    for e in range(e0, e1):
+        d = nbr_idx[e] - lo
+        d = d + n if d < 0 else d
+        ahead = max(ahead, d + 1 if 2 * d < n else 0)
+        behind = max(behind, n - d if 2 * d >= n else 0)
+    if ahead + behind >= n:
+        rlo[c] = 0
+        rhi[c] = n
+    else:
+        rlo[c] = lo - behind if lo >= behind else lo - behind + n
+        rhi[c] = rlo[c] + ahead + behind
+
+
 @annotate(int='p, off, first, n', return_='int')
 def newton_entry(p, off, first, n):
     """The buffer entry of particle p for a chunk whose range starts at `first` (rlo) and whose
@@ -141,6 +169,35 @@ def newton_sum_2d(c, fx, fy, pe, vir, bfx, bfy, bpe, bvir, rlo, rhi, boff, n, nc
             bfy[off + n + p] = 0.0
             bpe[off + n + p] = 0.0
             bvir[off + n + p] = 0.0
+
+
+@annotate(c='int', doublep='fx, fy, bfx, bfy', intp='rlo, rhi, boff', int='n, nchunk')
+def newton_sum_2d_forces(c, fx, fy, bfx, bfy, rlo, rhi, boff, n, nchunk):
+    """newton_sum_forces for two axes: fx and fy after a force pass that left the energy and
+    virial buffers untouched; the same sums in the same order as newton_sum_2d, so the same
+    bits; pe and vir are left as they are."""
+    lo, hi, a, b, off = declare('int', 5)
+    lo = chunk_lo(c, n, nchunk)
+    hi = chunk_lo(c + 1, n, nchunk)
+    for p in range(lo, hi):
+        fx[p] = 0.0
+        fy[p] = 0.0
+    for d in range(nchunk):
+        a = max(lo, rlo[d])
+        b = min(hi, rhi[d])
+        off = boff[d] - rlo[d]
+        for p in range(a, b):
+            fx[p] += bfx[off + p]
+            fy[p] += bfy[off + p]
+            bfx[off + p] = 0.0
+            bfy[off + p] = 0.0
+        # The part of the range past n: the particles from 0 on.
+        b = min(hi, rhi[d] - n)
+        for p in range(lo, b):
+            fx[p] += bfx[off + n + p]
+            fy[p] += bfy[off + n + p]
+            bfx[off + n + p] = 0.0
+            bfy[off + n + p] = 0.0
 
 
 @annotate(c='int', doublep='fx, fy, fz, bfx, bfy, bfz', intp='rlo, rhi, boff', int='n, nchunk')
