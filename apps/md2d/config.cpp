@@ -3,6 +3,7 @@
 #include "common/lattice_config.h"
 #include "common/lj_limits.h"
 #include "common/memory_check.h"
+#include "common/neighbor_keys.h"
 
 #include <algorithm>
 #include <cmath>
@@ -102,16 +103,8 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
         out.cells_per_r_list = per;
     }
     // auto: sorted unless the lists are half lists (NeighborConfig::lists_sorted).
-    const std::string sorted =
-        optional_choice(nb, "sorted_lists", "auto", {"auto", "true", "false"});
-    if (sorted != "auto") out.sorted_lists = sorted == "true";
-    // The cell order needs the cell grid: all-pairs lists never reorder.
-    const bool binned = out.mode == NeighborMode::Binned;
-    out.sort_interval =
-        optional<int64_t>(nb, "sort_interval", binned ? 100 : 0, Range<int64_t>::non_negative());
-    if (!binned && out.sort_interval > 0)
-        nb.fail_at("sort_interval", "reordering by cell needs mode: binned (all_pairs has no cell "
-                                    "grid); use sort_interval: 0");
+    out.sorted_lists = parse_sorted_lists(nb);
+    out.sort_interval = parse_sort_interval(nb, out.mode == NeighborMode::Binned);
     return out;
 }
 

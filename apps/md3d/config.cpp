@@ -7,6 +7,7 @@
 #include "common/lattice_config.h"
 #include "common/lj_limits.h"
 #include "common/memory_check.h"
+#include "common/neighbor_keys.h"
 
 #include <algorithm>
 #include <cmath>
@@ -361,17 +362,10 @@ NeighborConfig parse_neighbor(const ConfigNode &nb) {
                           "every_step"
                       ? Rebuild::EveryStep
                       : Rebuild::Displacement;
-    // The cell order needs the cell grid: all-pairs lists never reorder.
     const bool binned = out.mode == NeighborMode::Binned;
-    out.sort_interval =
-        optional<int64_t>(nb, "sort_interval", binned ? 100 : 0, Range<int64_t>::non_negative());
-    if (!binned && out.sort_interval > 0)
-        nb.fail_at("sort_interval", "reordering by cell needs mode: binned (all_pairs has no cell "
-                                    "grid); use sort_interval: 0");
+    out.sort_interval = parse_sort_interval(nb, binned);
     // auto: sorted on the cpu backend only (resolved with the backend, Md3dConfig::neighbor).
-    const std::string sorted =
-        optional_choice(nb, "sorted_lists", "auto", {"auto", "true", "false"});
-    if (sorted != "auto") out.sorted_lists = sorted == "true";
+    out.sorted_lists = parse_sorted_lists(nb);
     // auto: on the cpu backend (resolved with the backend, Md3dConfig::neighbor.newton_on).
     const std::string newton = optional_choice(nb, "newton", "auto", {"auto", "true", "false"});
     if (newton != "auto") out.newton = newton == "true";
