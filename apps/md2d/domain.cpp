@@ -82,7 +82,7 @@ int64_t Md2dDomain::rebuild(const std::vector<smelt::Array *> &owned, int64_t n)
     if (config_.periodic() && n > 0) wrap_(n, {*owned[0], *owned[1], box[0], box[1]});
     std::vector<smelt::Array *> arrays = owned;
     arrays.push_back(&id_);
-    n = domain::migrate(grid_, pack_, arrays, n);
+    n = domain::migrate(grid_, pack_, link_.get(), arrays, n);
     for (size_t a = 0; a < 2; ++a)
         ext_[a] = domain::regrow(*owned[a], size_t(n), size_t(n));
     halo_.build(grid_, pack_, config_.r_list(), ext_, {}, n, /*periodic_images=*/true);

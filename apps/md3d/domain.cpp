@@ -80,7 +80,7 @@ bool Md3dDomain::needs_rebuild(const std::array<smelt::Array, 3> &pos, int64_t n
 }
 
 int64_t Md3dDomain::migrate(const std::vector<smelt::Array *> &owned, int64_t n) {
-    return domain::migrate(grid_, pack_, owned, n);
+    return domain::migrate(grid_, pack_, link_.get(), owned, n);
 }
 
 void Md3dDomain::build_halo(const std::array<smelt::Array, 3> &pos, const smelt::Array &typ,

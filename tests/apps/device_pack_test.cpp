@@ -1,14 +1,16 @@
 // DevicePack's messages of several fields (apps/common/domain/device_pack.h), which migration and
 // the halo build send: append_fields against the same bytes packed by hand on the host (a
 // float64 column, an int32 column, a packed head before them), and place_fields putting them
-// back at an offset with the elements around left alone. On the cpu backend, and on OpenCL
-// (PoCL in CI) where there is a device.
+// back at an offset with the elements around left alone; the same message kept on the device
+// (pack_fields / place_fields from a device array, what travels through NCCL) and gather_into a
+// longer array. On the cpu backend, and on OpenCL (PoCL in CI) where there is a device.
 #include "app_test_util.h"
 #include "common/domain/device_pack.h"
 #include "md3d_test_util.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -66,6 +68,33 @@ void round_trip(const std::string &backend) {
     EXPECT_EQ(idb.to_vector<int32_t>(), (std::vector<int32_t>{99, 99, 15, 10, 13, 99}));
     // Past an array's end is refused.
     EXPECT_THROW(pack.place_fields(message.data(), 3, into, 4), std::logic_error);
+
+    // The same message on the device: the same bytes, placed by device copies.
+    Array on_device;
+    const size_t bytes = pack.pack_fields(fields, list, on_device, &heada, 2);
+    ASSERT_EQ(bytes, expected.size() - 3);
+    EXPECT_EQ(on_device.dtype(), smelt::DType::UInt8);
+    ASSERT_GE(on_device.size(), bytes);
+    std::vector<char> read_back(bytes);
+    b.read(on_device.buffer(), 0, read_back.data(), bytes);
+    EXPECT_TRUE(std::equal(read_back.begin(), read_back.end(), expected.begin() + 3));
+    Array fields_only;
+    ASSERT_EQ(pack.pack_fields(fields, list, fields_only), message.size());
+    Array xc = Array::from_vector(std::vector<double>(5, 7.0), &b);
+    Array idc = Array::from_vector(std::vector<int32_t>(5, 77), &b);
+    smelt::Array *into_c[] = {&xc, &idc};
+    pack.place_fields(fields_only, 3, into_c, 1);
+    EXPECT_EQ(xc.to_vector<double>(), (std::vector<double>{7.0, 5.5, 0.5, 3.5, 7.0}));
+    EXPECT_EQ(idc.to_vector<int32_t>(), (std::vector<int32_t>{77, 15, 10, 13, 77}));
+    EXPECT_THROW(pack.place_fields(fields_only, 3, into_c, 3), std::logic_error);
+
+    // gather_into a longer array: the list's elements first, the rest untouched; a shorter one
+    // is refused.
+    Array longer = Array::from_vector(std::vector<int32_t>(5, -1), &b);
+    pack.gather_into(ida, list, longer);
+    EXPECT_EQ(longer.to_vector<int32_t>(), (std::vector<int32_t>{15, 10, 13, -1, -1}));
+    Array shorter(smelt::DType::Int32, 2, &b);
+    EXPECT_THROW(pack.gather_into(ida, list, shorter), std::logic_error);
 }
 
 TEST(DevicePack, FieldsTravelInOneMessageAndComeBackInPlace) {

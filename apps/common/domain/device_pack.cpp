@@ -35,12 +35,18 @@ smelt::Array DevicePack::select(const smelt::Array &c, int64_t n, double lo, dou
 
 smelt::Array DevicePack::gather(const smelt::Array &src, const smelt::Array &list) {
     smelt::Array dst(src.dtype(), list.size(), backend_);
-    if (list.size() == 0) return dst;
+    gather_into(src, list, dst);
+    return dst;
+}
+
+void DevicePack::gather_into(const smelt::Array &src, const smelt::Array &list, smelt::Array &dst) {
+    if (dst.size() < list.size()) throw std::logic_error("gather_into a shorter array");
+    if (list.size() == 0) return;
+    // The kernels run over the list (Elementwise takes its size from the first array).
     if (src.dtype() == DType::Int32)
         gather_int_({list, src, dst});
     else
         gather_real_({list, src, dst});
-    return dst;
 }
 
 namespace {
@@ -78,40 +84,53 @@ void DevicePack::place_coords(const smelt::Array &packed, size_t count,
                    {packed, *coords[0], *coords[1], *coords[2], int(count), int(at)});
 }
 
-const smelt::Buffer &DevicePack::staging(size_t bytes) {
-    if (bytes > staging_bytes_) {
-        if (staging_bytes_ > 0) backend_->release(staging_);
-        staging_bytes_ = bytes + bytes / 4 + 256;
-        staging_ = backend_->allocate(staging_bytes_);
-    }
-    return staging_;
-}
-
-DevicePack::~DevicePack() {
-    if (staging_bytes_ > 0) backend_->release(staging_);
-}
-
-void DevicePack::append_fields(std::span<smelt::Array *const> fields, const smelt::Array &list,
-                               std::vector<char> &out, const smelt::Array *head,
-                               size_t head_count) {
+size_t DevicePack::pack_fields(std::span<smelt::Array *const> fields, const smelt::Array &list,
+                               smelt::Array &message, const smelt::Array *head, size_t head_count) {
     const size_t count = list.size();
-    size_t head_bytes = head ? head_count * dtype_size(head->dtype()) : 0, bytes = head_bytes;
+    const size_t head_bytes = head ? head_count * dtype_size(head->dtype()) : 0;
+    size_t bytes = head_bytes;
     for (const smelt::Array *f : fields)
         bytes += count * dtype_size(f->dtype());
-    if (bytes == 0) return;
-    const smelt::Buffer &stage = staging(bytes);
-    if (head_bytes > 0) backend_->copy(stage, 0, head->buffer(), 0, head_bytes);
+    if (bytes == 0) return 0;
+    reserve_bytes(message, bytes, *backend_);
+    if (head_bytes > 0) backend_->copy(message.buffer(), 0, head->buffer(), 0, head_bytes);
     size_t at = head_bytes;
     for (const smelt::Array *f : fields) {
         if (count == 0) break;
         const smelt::Array g = gather(*f, list);
         const size_t b = count * dtype_size(f->dtype());
-        backend_->copy(stage, at, g.buffer(), 0, b);
+        backend_->copy(message.buffer(), at, g.buffer(), 0, b);
         at += b;
     }
+    return bytes;
+}
+
+void DevicePack::place_fields(const smelt::Array &message, size_t count,
+                              std::span<smelt::Array *const> fields, size_t at) {
+    if (count == 0) return;
+    size_t off = 0;
+    for (smelt::Array *f : fields) {
+        if (at + count > f->size()) throw std::logic_error("place_fields past an array's end");
+        off += count * dtype_size(f->dtype());
+    }
+    if (off > message.size() * dtype_size(message.dtype()))
+        throw std::logic_error("place_fields past the message's end");
+    off = 0;
+    for (smelt::Array *f : fields) {
+        const size_t s = dtype_size(f->dtype());
+        backend_->copy(f->buffer(), at * s, message.buffer(), off, count * s);
+        off += count * s;
+    }
+}
+
+void DevicePack::append_fields(std::span<smelt::Array *const> fields, const smelt::Array &list,
+                               std::vector<char> &out, const smelt::Array *head,
+                               size_t head_count) {
+    const size_t bytes = pack_fields(fields, list, staging_, head, head_count);
+    if (bytes == 0) return;
     const size_t start = out.size();
     out.resize(start + bytes);
-    backend_->read(stage, 0, out.data() + start, bytes);
+    backend_->read(staging_.buffer(), 0, out.data() + start, bytes);
 }
 
 void DevicePack::place_fields(const char *bytes, size_t count,
@@ -122,14 +141,14 @@ void DevicePack::place_fields(const char *bytes, size_t count,
         if (at + count > f->size()) throw std::logic_error("place_fields past an array's end");
         total += count * dtype_size(f->dtype());
     }
-    const smelt::Buffer &stage = staging(total);
-    backend_->write(stage, 0, bytes, total);
-    size_t off = 0;
-    for (smelt::Array *f : fields) {
-        const size_t s = dtype_size(f->dtype());
-        backend_->copy(f->buffer(), at * s, stage, off, count * s);
-        off += count * s;
-    }
+    reserve_bytes(staging_, total, *backend_);
+    backend_->write(staging_.buffer(), 0, bytes, total);
+    place_fields(staging_, count, fields, at);
+}
+
+void reserve_bytes(smelt::Array &a, size_t bytes, smelt::Backend &backend) {
+    if (!a.is_null() && a.dtype() == DType::UInt8 && a.size() >= bytes) return;
+    a = smelt::Array(DType::UInt8, bytes + bytes / 4 + 256, &backend);
 }
 
 void append_bytes(const smelt::Array &a, size_t count, std::vector<char> &out) {

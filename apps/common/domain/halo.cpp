@@ -1,6 +1,7 @@
 #include "common/domain/halo.h"
 
 #include "common/domain/exchange.h"
+#include "common/domain/messages.h"
 
 #include <array>
 #include <limits>
@@ -51,19 +52,20 @@ void Halo::build_columns(const CartGrid &grid, DevicePack &pack, double range,
         const smelt::Array empty(DType::Int32, 0, &pack.backend());
         down.list = down.dest >= 0 ? pack.select(*coords[a], n, -inf, face_lo + range) : empty;
         up.list = up.dest >= 0 ? pack.select(*coords[a], n, face_hi - range, inf) : empty;
-        std::vector<std::vector<char>> received;
-        for (Swap *s : {&down, &up}) {
-            // The coordinates as refresh() sends them ([x | y | z]), then the other fields.
-            std::vector<char> msg;
-            pack.pack_coords(coords, s->list, s->axis, s->shift, s->send);
-            pack.append_fields(extra, s->list, msg, &s->send, dim * s->list.size());
-            bytes_sent_ += int64_t(msg.size());
-            received.push_back(mpi::sendrecv(msg, s->dest, s->source, s->tag));
+        // [0]: down, whose partner's reply comes from above; [1]: up, from below. A message
+        // holds the coordinates as refresh() sends them ([x | y | z]), then the other fields.
+        std::array<Message, 2> m;
+        for (size_t k = 0; k < 2; ++k) {
+            Swap &s = k == 0 ? down : up;
+            pack.pack_coords(coords, s.list, s.axis, s.shift, s.send);
+            m[k].send_bytes =
+                pack.pack_fields(extra, s.list, m[k].send, &s.send, dim * s.list.size());
+            m[k].dest = s.dest, m[k].source = s.source, m[k].tag = s.tag;
+            bytes_sent_ += int64_t(m[k].send_bytes);
         }
-        // What came up from below (the lower neighbour's "up" swap) goes first.
-        const std::vector<char> &from_below = received[1], &from_above = received[0];
-        const int64_t n_below = int64_t(from_below.size() / per);
-        const int64_t n_above = int64_t(from_above.size() / per);
+        exchange_messages(link_, pack.backend(), m);
+        const int64_t n_below = int64_t(m[1].recv_bytes / per);
+        const int64_t n_above = int64_t(m[0].recv_bytes / per);
         up.recv_at = n;
         up.recv_count = n_below;
         down.recv_at = n + n_below;
@@ -71,8 +73,8 @@ void Halo::build_columns(const CartGrid &grid, DevicePack &pack, double range,
         const int64_t n_new = n + n_below + n_above;
         for (smelt::Array *arr : all)
             *arr = regrow(*arr, size_t(n), size_t(n_new));
-        pack.place_fields(from_below.data(), size_t(n_below), all, size_t(n));
-        pack.place_fields(from_above.data(), size_t(n_above), all, size_t(n + n_below));
+        pack.place_fields(m[1].recv, size_t(n_below), all, size_t(n));
+        pack.place_fields(m[0].recv, size_t(n_above), all, size_t(n + n_below));
         n = n_new;
         swaps_.push_back(down);
         swaps_.push_back(up);

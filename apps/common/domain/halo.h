@@ -16,7 +16,8 @@
 // one gather kernel packing x, y[, z], one copy to the host, one message (the sizes are known
 // from the build), one copy to the device and one kernel placing them: buffers are kept across
 // steps, so a refresh allocates nothing. With a DeviceLink (device_link.h) the message goes from
-// device to device on the backend's stream instead, with no copy through the host and no wait.
+// device to device on the backend's stream instead, with no copy through the host and no wait;
+// so do the build's messages, after their sizes (common/domain/messages.h).
 #pragma once
 
 #include "common/domain/cart_grid.h"

@@ -1,6 +1,8 @@
 #include "common/domain/migration.h"
 
-#include "common/domain/exchange.h"
+#include "common/domain/messages.h"
+
+#include <array>
 
 #include <stdexcept>
 
@@ -15,18 +17,10 @@ size_t bytes_per_particle(const std::vector<smelt::Array *> &arrays) {
     return b;
 }
 
-// The particles of `list`, every array packed one after the other (one copy to the host).
-std::vector<char> pack_message(DevicePack &pack, const std::vector<smelt::Array *> &arrays,
-                               const smelt::Array &list) {
-    std::vector<char> out;
-    pack.append_fields(arrays, list, out);
-    return out;
-}
-
 } // namespace
 
-int64_t migrate(const CartGrid &grid, DevicePack &pack, const std::vector<smelt::Array *> &arrays,
-                int64_t n) {
+int64_t migrate(const CartGrid &grid, DevicePack &pack, DeviceLink *link,
+                const std::vector<smelt::Array *> &arrays, int64_t n) {
     const size_t per = bytes_per_particle(arrays);
     for (int axis = 0; axis < 3; ++axis) {
         if (!grid.decomposed(axis)) continue;
@@ -52,18 +46,24 @@ int64_t migrate(const CartGrid &grid, DevicePack &pack, const std::vector<smelt:
                 std::to_string(n - int64_t(keep.size() + down.size() + up.size())) +
                 " particle(s) of rank " + std::to_string(grid.rank) +
                 " moved further than a sub-box since the last neighbour-list rebuild");
-        const std::vector<char> from_up =
-            mpi::sendrecv(pack_message(pack, arrays, down), down_rank, up_rank, 100 + 4 * axis);
-        const std::vector<char> from_down =
-            mpi::sendrecv(pack_message(pack, arrays, up), up_rank, down_rank, 102 + 4 * axis);
+        // [0]: down, whose partner's reply comes from above; [1]: up, from below.
+        std::array<Message, 2> m;
+        m[0].dest = down_rank, m[0].source = up_rank, m[0].tag = 100 + 4 * axis;
+        m[1].dest = up_rank, m[1].source = down_rank, m[1].tag = 102 + 4 * axis;
+        m[0].send_bytes = pack.pack_fields(arrays, down, m[0].send);
+        m[1].send_bytes = pack.pack_fields(arrays, up, m[1].send);
+        exchange_messages(link, pack.backend(), m);
         const size_t n_keep = keep.size();
-        const size_t n_down = from_down.size() / per, n_up = from_up.size() / per;
+        const size_t n_down = m[1].recv_bytes / per, n_up = m[0].recv_bytes / per;
         const size_t n_new = n_keep + n_down + n_up;
-        for (smelt::Array *a : arrays)
-            *a = regrow(pack.gather(*a, keep), n_keep, n_new);
-        // Field f of a message starts after the previous fields of all its particles.
-        pack.place_fields(from_down.data(), n_down, arrays, n_keep);
-        pack.place_fields(from_up.data(), n_up, arrays, n_keep + n_down);
+        // The kept particles gathered straight into arrays of the new size, then the arrivals.
+        for (smelt::Array *a : arrays) {
+            smelt::Array moved(a->dtype(), n_new, &pack.backend());
+            pack.gather_into(*a, keep, moved);
+            *a = std::move(moved);
+        }
+        pack.place_fields(m[1].recv, n_down, arrays, n_keep);
+        pack.place_fields(m[0].recv, n_up, arrays, n_keep + n_down);
         n = int64_t(n_new);
     }
     return n;
