@@ -15,6 +15,7 @@ namespace smelt::apps {
 struct NeighborList::State {
     NeighborListSpec spec;
     int64_t n = 0;
+    int64_t rows = -1; // set_rows(); -1: every particle
     smelt::Backend *backend = nullptr;
 
     // Binned search.
@@ -161,6 +162,15 @@ void NeighborList::State::build_capped(const std::vector<Arg> &args) {
     const int32_t lanes = s.spec.lanes;
     // The rows the fill writes: the list's own, or the scratch that packing reads.
     Array &rows = s.pack ? s.capped_idx : s.nbr_idx;
+    const int64_t n_rows = s.rows < 0 ? s.n : std::min(s.rows, s.n);
+    if (n_rows < s.n) {
+        // The particles without a row: empty rows at 0 for the count's maximum, the sort and
+        // the packing.
+        const auto skipped = static_cast<size_t>(s.n - n_rows);
+        s.backend->fill_zero(s.nbr_count.buffer(), static_cast<size_t>(n_rows * lanes) * 4,
+                             skipped * static_cast<size_t>(lanes) * 4);
+        s.backend->fill_zero(s.nbr_start.buffer(), static_cast<size_t>(n_rows) * 4, skipped * 4);
+    }
     for (;;) {
         const auto entries = static_cast<size_t>(s.n) * (static_cast<size_t>(s.cap) + 1);
         if (rows.size() < entries) rows = Array(DType::Int32, entries, s.backend);
@@ -179,7 +189,7 @@ void NeighborList::State::build_capped(const std::vector<Arg> &args) {
         a.emplace_back(s.periodic());
         s.push_grid(a);
         a.emplace_back(s.rl2());
-        (*s.fill_capped)(s.n * lanes, a);
+        if (n_rows > 0) (*s.fill_capped)(n_rows * lanes, a);
         // With lanes, the largest count of one lane against a lane's share of the row.
         const int64_t most = (*s.count_max)({s.nbr_count}).as<int64_t>();
         if (most <= s.cap / lanes) break;
@@ -544,6 +554,7 @@ void fit(Array &a, size_t n, smelt::Backend *backend) {
 void NeighborList::resize(int64_t n) {
     State &s = *s_;
     s.stale = true;
+    s.rows = -1;
     if (n == s.n) return;
     check_spec(s.spec, n);
     const auto un = static_cast<size_t>(n);
@@ -559,6 +570,14 @@ void NeighborList::resize(int64_t n) {
     fit(s.nbr_start, un, s.backend);
     s.saved.clear();   // the displacement rule's positions, reallocated at the next build
     s.by_cell.clear(); // the capped build's positions in cell order, likewise
+}
+
+void NeighborList::set_rows(int64_t rows) {
+    if (rows < 0 || rows > s_->n)
+        throw std::invalid_argument("NeighborList::set_rows: " + std::to_string(rows) +
+                                    " rows for " + std::to_string(s_->n) + " particles");
+    s_->rows = rows;
+    s_->stale = true;
 }
 
 const std::vector<Array> &NeighborList::build_positions() const {

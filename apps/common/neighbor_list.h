@@ -207,6 +207,10 @@ public:
     // Changes the particle count (a rank of a domain decomposition after migration and halo
     // exchange: owned particles and ghosts); the next update() rebuilds.
     void resize(int64_t n);
+    // Rows only for the particles [0, rows), the rest being neighbours only (a rank's ghosts,
+    // whose rows no force loop reads): their counts and starts are 0. resize() gives every
+    // particle a row again. The one-pass binned build honours it; the others build every row.
+    void set_rows(int64_t rows);
     int64_t size() const;
     // Binned only: the particles' stable order by cell for `coords` (cell keys, then the
     // engine's stable sort): particle order()[k] comes k-th. An app that reorders its particles

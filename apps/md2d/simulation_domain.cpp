@@ -22,6 +22,7 @@ void Simulation::update_domain() {
         if (int64_t(a->size()) != n_local_) *a = zeros(size_t(n_local_), real_, backend_);
     const auto &ext = domain_->ext();
     neighbors_.resize(domain_->total());
+    neighbors_.set_rows(n_local_); // the forces read the owned particles' rows only
     neighbors_.build({ext[0], ext[1]});
 }
 

@@ -1,7 +1,8 @@
 // neighbor.cells_per_r_list: the binned search on cells of r_list / 2 (5 x 5 x 5 cells searched)
 // against a hand-written all-pairs loop (every pair within r_list, in half and full lists), the
 // same trajectory as on cells of r_list (bit for bit with sorted full lists, to round-off with
-// half lists, whose sums follow the cell visits), and the auto rule.
+// half lists, whose sums follow the cell visits), and the auto rule. Also rows for the first
+// particles only (NeighborList::set_rows), against the same all-pairs loop.
 #include "app_test_util.h"
 #include "md3d/simulation.h"
 #include "md3d_test_util.h"
@@ -131,6 +132,64 @@ TEST(OpenCLMd3dCellGrid, HalfSizeCellsFindEveryPair) {
     const PairSet want = pairs_within(s, edge, mask, list.spec().r_list);
     EXPECT_EQ(got, want);
     EXPECT_EQ(entries, 2 * want.size());
+}
+
+// NeighborList::set_rows (a rank's owned particles; the ghosts are neighbours only): the first
+// rows hold exactly the neighbours of the all-pairs loop, the rest are empty, on the CPU's
+// chunked rows and on the GPU form (OpenCL, rows interleaved) where there is a device.
+void rows_for_the_first_particles(const std::string &backend) {
+    const double edge = 14.0;
+    const int64_t n = 2000, rows = 700;
+    const int32_t mask = 7;
+    const HostState s = random_state(n, {edge, edge, edge}, mask, 1, 0.8, 17, -0.3);
+    Simulation sim(md3d_config("backend: " + backend + "\n" +
+                               config(n, edge, mask, "{newton: false, lanes: 1}")),
+                   md3d_physics());
+    smelt::Options options;
+    options.backend = backend;
+    NeighborList list(md3d_physics(), options, sim.neighbors().spec(), n);
+    smelt::Backend &b = backend_of(options);
+    std::vector<Array> x;
+    for (size_t a = 0; a < 3; ++a)
+        x.push_back(Array::from_vector(s.position[a], &b));
+    // A build with every row first, so the rows left out must be cleared, not just unwritten.
+    list.build(x);
+    list.set_rows(rows);
+    list.build(x);
+    const auto start = list.start().to_vector<int32_t>();
+    const auto count = list.count().to_vector<int32_t>();
+    const auto idx = list.indices().to_vector<int32_t>();
+    const int64_t stride = list.stride();
+    std::vector<std::set<int32_t>> want(static_cast<size_t>(rows));
+    for (const auto &[i, j] : pairs_within(s, edge, mask, list.spec().r_list)) {
+        if (i < rows) want[size_t(i)].insert(j);
+        if (j < rows) want[size_t(j)].insert(i);
+    }
+    for (size_t i = 0; i < size_t(n); ++i) {
+        if (int64_t(i) >= rows) {
+            ASSERT_EQ(count[i], 0) << "particle " << i;
+            continue;
+        }
+        std::set<int32_t> got;
+        for (int32_t k = 0; k < count[i]; ++k)
+            got.insert(idx[size_t(start[i] + int64_t(k) * stride)]);
+        ASSERT_EQ(got, want[i]) << "particle " << i;
+        ASSERT_EQ(size_t(count[i]), want[i].size()) << "particle " << i;
+    }
+    EXPECT_THROW(list.set_rows(n + 1), std::invalid_argument);
+    list.resize(n); // every row again
+    list.build(x);
+    EXPECT_GT(list.count().to_vector<int32_t>()[size_t(n - 1)], 0);
+}
+
+TEST(Md3dCellGrid, RowsForTheFirstParticlesOnly) {
+    SerialCpu serial;
+    rows_for_the_first_particles("cpu");
+}
+
+TEST(OpenCLMd3dCellGrid, RowsForTheFirstParticlesOnly) {
+    if (!opencl_available()) GTEST_SKIP() << "no OpenCL device on this machine";
+    rows_for_the_first_particles("opencl");
 }
 
 const char *kLiquid =
