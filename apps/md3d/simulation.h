@@ -295,8 +295,8 @@ private:
     bool refresh_pending_ = false;
     // Wall time in update_domain's phases and domain_forces' (Out, Exchange, In: the parts of
     // an overlapped refresh), for domain_summary.
-    enum class DomainPhase { Test, Refresh, Migrate, List, Out, Exchange, In };
-    std::array<double, 7> domain_seconds_{};
+    enum class DomainPhase { Test, Refresh, Migrate, Halo, List, Out, Exchange, In };
+    std::array<double, 8> domain_seconds_{};
     int64_t domain_updates_ = 0, domain_rebuilds_ = 0, overlapped_refreshes_ = 0;
     int64_t sorted_at_ = -1; // the step of the last reorder_owned_by_cell (-1: none yet)
 };
