@@ -51,8 +51,9 @@ from physics_mixed import (FORCE_CHUNK, compute_forces_chunked_mixed,  # noqa: F
 
 # The neighbour-search kernels the driver launches by name (apps/common/neighbor_list.h); they
 # live in apps/common/kernels and are part of this program through these imports.
-from cells import (cell_bounds, clear_cells, find_cell_bounds, nbr_offset_input,  # noqa: F401
-                   nbr_offset_output, permute_int, permute_real, sort_neighbors)
+from cells import (cell_bounds, cell_bounds_from_keys, clear_cells,  # noqa: F401
+                   find_cell_bounds, nbr_offset_input, nbr_offset_output, permute_int,
+                   permute_real, sort_neighbors)
 from neighbors3d import (cell_key, count_neighbors, count_neighbors_all_pairs,  # noqa: F401
                          displacement2_map, fill_neighbors, fill_neighbors_all_pairs,
                          fill_neighbors_capped, fill_neighbors_capped_half,

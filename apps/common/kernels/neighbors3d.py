@@ -16,8 +16,8 @@ of r_list (15.6 r_list^3 against 27).
 from smelt import annotate, declare
 
 from box import half_length, min_image_wrapped, pair_delta
-from cells import (cell_coord, cell_gap, cell_reach, cell_run, cell_run_between, cull_reach2,
-                   neighbor_cell, sorted_cell_in_reach, sorted_neighbor_cell)
+from cells import (cell_coord, cell_gap, cell_reach, cell_run, cell_run_between, cell_run_image,
+                   cull_reach2, neighbor_cell, sorted_cell_in_reach, sorted_neighbor_cell)
 
 
 @annotate(double='xi, yi, zi, xj, yj, zj, lx, ly, lz, hx, hy, hz, rl2', return_='int')
@@ -288,18 +288,22 @@ def fill_neighbors_capped_half(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr
     alone reach r_list, and the cells at the ends of a row's run along x when their x gap
     does. With cells about r_list wide that leaves about 2/3 of the candidates; the list is the
     same.
+
+    Each run of cells searched lies on one side of every periodic seam, so a candidate's
+    separation is (a_i - a_k) - s along each axis with the run's image shift s (0 or +-L:
+    cell_run_image along x, the row's and layer's wrap along y and z) instead of the minimum
+    image's two compares and selects: the operation the minimum image makes where it shifts, and
+    where the two differ the pair is farther than r_list either way (a periodic axis has at
+    least 3 cells of at least r_list), so the rows hold the same entries in the same order.
     """
     near = declare("matrix(NBR_CHUNK, 'int')")
-    xi, yi, zi, hx, hy, hz, dx, dy, dz = declare('double', 9)
+    xi, yi, zi, dx, dy, dz, sx, sy, sz = declare('double', 9)
     px, py, pz, gx, gy, gz, rem, reach2 = declare('double', 8)
     cx, cy, cz, nx, ny, nz, j, row, last, count, key, lo, hi, m, own = declare('int', 15)
     oy, x0, x1 = declare('int', 3)
     xi = x[i]
     yi = y[i]
     zi = z[i]
-    hx = half_length(lx, periodic & 1)
-    hy = half_length(ly, periodic & 2)
-    hz = half_length(lz, periodic & 4)
     cx = cell_coord(xi, cell_w, ncx, periodic & 1)
     cy = cell_coord(yi, cell_h, ncy, periodic & 2)
     cz = cell_coord(zi, cell_d, ncz, periodic & 4)
@@ -316,6 +320,8 @@ def fill_neighbors_capped_half(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr
         if nz < 0:
             continue
         gz = cell_gap(pz, cell_d, oz)
+        # The layer's image: one box up where cz + oz wrapped past the last layer.
+        sz = lz if (periodic & 4) != 0 and cz + oz >= ncz else 0.0
         for ry in range(3):
             # Layer oz = 1: the three rows (sorted); layer 0: rows cy (ry 0) and cy + 1 (ry 1).
             if oz == 1:
@@ -333,6 +339,12 @@ def fill_neighbors_capped_half(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr
             elif oy < -1:
                 oy += ncy
             gy = cell_gap(py, cell_h, oy)
+            # The row's image: cy + oy wrapped past either end of a periodic y.
+            sy = 0.0
+            if (periodic & 2) != 0 and cy + oy >= ncy:
+                sy = ly
+            elif (periodic & 2) != 0 and cy + oy < 0:
+                sy = -ly
             rem = reach2 - gy * gy - gz * gz
             if rem <= 0.0:
                 continue
@@ -345,6 +357,7 @@ def fill_neighbors_capped_half(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr
             # Only j > i in i's own cell (own = 1 there; the run after it is the cell cx + 1).
             own = 1 if oz == 0 and ry == 0 else 0
             for run in range(2):
+                sx = 0.0
                 if own == 1:
                     if run == 0:
                         lo = cell_start[key + cx]
@@ -352,23 +365,27 @@ def fill_neighbors_capped_half(i, x, y, z, xs, ys, zs, nbr_start, nbr_count, nbr
                     elif nx >= 0 and x1 == 1:
                         lo = cell_start[key + nx]
                         hi = cell_end[key + nx]
+                        sx = lx if (periodic & 1) != 0 and cx + 1 >= ncx else 0.0
                     else:
                         hi = lo
                 elif run == 0:
                     lo = cell_start[key + cell_run_between(cx, x0, x1, ncx, periodic & 1, 0)]
                     hi = cell_end[key + cell_run_between(cx, x0, x1, ncx, periodic & 1, 1)]
+                    sx = cell_run_image(cx, x0, x1, ncx, periodic & 1, 0) * lx
                 elif (cell_run_between(cx, x0, x1, ncx, periodic & 1, 2) <=
                       cell_run_between(cx, x0, x1, ncx, periodic & 1, 3)):
                     lo = cell_start[key + cell_run_between(cx, x0, x1, ncx, periodic & 1, 2)]
                     hi = cell_end[key + cell_run_between(cx, x0, x1, ncx, periodic & 1, 3)]
+                    sx = cell_run_image(cx, x0, x1, ncx, periodic & 1, 1) * lx
                 else:
                     hi = lo
+                # The separation with the run's image shifts (see above): the same pairs.
                 for base in range(lo, hi, NBR_CHUNK):
                     m = min(NBR_CHUNK, hi - base)
                     for t in range(m):
-                        dx = min_image_wrapped(xi - xs[base + t], lx, hx)
-                        dy = min_image_wrapped(yi - ys[base + t], ly, hy)
-                        dz = min_image_wrapped(zi - zs[base + t], lz, hz)
+                        dx = (xi - xs[base + t]) - sx
+                        dy = (yi - ys[base + t]) - sy
+                        dz = (zi - zs[base + t]) - sz
                         near[t] = 1 if dx * dx + dy * dy + dz * dz < rl2 else 0
                     for t in range(m):
                         j = order[base + t]
