@@ -167,9 +167,11 @@ void NeighborList::State::build_capped(const std::vector<Arg> &args) {
         // The particles without a row: empty rows at 0 for the count's maximum, the sort and
         // the packing.
         const auto skipped = static_cast<size_t>(s.n - n_rows);
-        s.backend->fill_zero(s.nbr_count.buffer(), static_cast<size_t>(n_rows * lanes) * 4,
-                             skipped * static_cast<size_t>(lanes) * 4);
-        s.backend->fill_zero(s.nbr_start.buffer(), static_cast<size_t>(n_rows) * 4, skipped * 4);
+        const size_t word = sizeof(int32_t);
+        s.backend->fill_zero(s.nbr_count.buffer(), static_cast<size_t>(n_rows * lanes) * word,
+                             skipped * static_cast<size_t>(lanes) * word);
+        s.backend->fill_zero(s.nbr_start.buffer(), static_cast<size_t>(n_rows) * word,
+                             skipped * word);
     }
     for (;;) {
         const auto entries = static_cast<size_t>(s.n) * (static_cast<size_t>(s.cap) + 1);

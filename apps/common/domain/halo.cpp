@@ -60,7 +60,9 @@ void Halo::build_columns(const CartGrid &grid, DevicePack &pack, double range,
             pack.pack_coords(coords, s.list, s.axis, s.shift, s.send);
             m[k].send_bytes =
                 pack.pack_fields(extra, s.list, m[k].send, &s.send, dim * s.list.size());
-            m[k].dest = s.dest, m[k].source = s.source, m[k].tag = s.tag;
+            m[k].dest = s.dest;
+            m[k].source = s.source;
+            m[k].tag = s.tag;
             bytes_sent_ += int64_t(m[k].send_bytes);
         }
         exchange_messages(link_, pack.backend(), m);

@@ -3,7 +3,6 @@
 #include "common/domain/messages.h"
 
 #include <array>
-
 #include <stdexcept>
 
 namespace smelt::apps::domain {
@@ -48,8 +47,12 @@ int64_t migrate(const CartGrid &grid, DevicePack &pack, DeviceLink *link,
                 " moved further than a sub-box since the last neighbour-list rebuild");
         // [0]: down, whose partner's reply comes from above; [1]: up, from below.
         std::array<Message, 2> m;
-        m[0].dest = down_rank, m[0].source = up_rank, m[0].tag = 100 + 4 * axis;
-        m[1].dest = up_rank, m[1].source = down_rank, m[1].tag = 102 + 4 * axis;
+        m[0].dest = down_rank;
+        m[0].source = up_rank;
+        m[0].tag = 100 + 4 * axis;
+        m[1].dest = up_rank;
+        m[1].source = down_rank;
+        m[1].tag = 102 + 4 * axis;
         m[0].send_bytes = pack.pack_fields(arrays, down, m[0].send);
         m[1].send_bytes = pack.pack_fields(arrays, up, m[1].send);
         exchange_messages(link, pack.backend(), m);
