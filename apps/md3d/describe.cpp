@@ -90,10 +90,12 @@ std::string describe(const Md3dConfig &c) {
                             ? ", owned particles reordered by cell at a rebuild every %lld steps"
                             : ", particles reordered by cell every %lld steps",
                         (long long)c.neighbor.sort_interval);
-        const bool half = c.neighbor.newton_on(c.backend == "cpu") && !mpi::distributed();
+        const bool half = c.neighbor.newton_on(c.backend == "cpu");
         s += c.neighbor.lists_sorted(c.backend == "cpu", half) ? ", lists in index order"
                                                                : ", lists in cell order";
-        if (half) s += ", half lists (Newton's third law)";
+        if (half)
+            s += mpi::distributed() ? ", half lists (Newton's third law) with the ghosts' rows"
+                                    : ", half lists (Newton's third law)";
     }
     const int lanes = c.neighbor.lanes_for(c.backend == "cpu", c.n() / mpi::size());
     if (lanes > 1) s += format(", %d GPU threads per particle in the force loop", lanes);

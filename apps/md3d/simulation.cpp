@@ -60,15 +60,13 @@ std::unique_ptr<Md3dDomain> make_domain(const Md3dConfig &config, const smelt::P
 // Along a decomposed axis the list sees ghosts with their images, not the minimum image.
 NeighborListSpec local_neighbor_spec(const Md3dConfig &config, const Md3dDomain *domain) {
     NeighborListSpec s = neighbor_spec(config);
-    // Ghosts get no forces back (no reverse communication): full lists on every rank, sorted
-    // as full lists are.
-    if (domain) {
-        s.half = false;
-        s.sorted = config.neighbor.lists_sorted(config.backend == "cpu", false);
-    }
     if (domain)
         for (int a = 0; a < 3; ++a)
             if (domain->grid().decomposed(a)) s.periodic_axes[size_t(a)] = false;
+    // Ghosts get no forces back (no reverse communication). A half list on the CPU has rows for
+    // the ghosts too, so that every pair with an owned particle is in exactly one row; the
+    // ghosts' sums are dropped (a pair across two ranks is computed on both, as LAMMPS' newton
+    // off does at sub-box faces). The GPU forms keep full lists of the owned rows.
     return s;
 }
 
@@ -115,7 +113,8 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
         // split evenly over 2, 4 and 8 threads; 10^6 atoms still get 64, for many-core CPUs
         // (apps/md3d/README.md, "Fewer Newton chunks").
         newton_.emplace(physics, options_, n_local_, real_, 3, kNewtonWideChunk);
-        if (!walls_ && physics.has_function("newton_sum_forces_kick"))
+        // With a domain the chunks span the ghosts' rows, which must not be kicked.
+        if (!walls_ && !domain_ && physics.has_function("newton_sum_forces_kick"))
             newton_sum_kick_.emplace(physics, "newton_sum_forces_kick", options_);
     } else {
         if (neighbors_.spec().lanes > 1) {
@@ -127,7 +126,7 @@ Simulation::Simulation(const Md3dConfig &config, const smelt::Program &physics)
     test_ahead_ = config.neighbor.overlap_test && !domain_ && !newton_ && !forces_chunked_ &&
                   config.neighbor.rebuild == Rebuild::Displacement;
     // A step's end joined with the next one's start: lanes' sums on GPUs, the Newton chunks'
-    // sums on the CPU (newton_ is never on with a domain).
+    // sums on the CPU (never with a domain: newton_sum_kick_ is off there).
     const char *joined = newton_ ? "newton_sum_kick_kick_drift" : "sum_lanes_kick_kick_drift";
     join_kicks_ =
         !walls_ && config.integrator.kind == IntegratorKind::Nve &&
@@ -376,8 +375,9 @@ bool Simulation::evaluate_forces(bool energies, double kick_dt, bool defer) {
         return finish_forces(energies, kick_dt, defer);
     }
     const auto &box = config_.system.box;
-    // With a domain: the owned particles' forces from the positions and types with ghosts.
+    // With a domain: the positions and types with ghosts, whose rows are chunks' rows too.
     const std::array<Array, 3> &x = domain_ ? domain_->ext() : pos_;
+    const auto rows = int32_t(neighbors_.size());
     // Half list: each pair once into the chunks' buffers, then their sums (newton.py).
     newton_->prepare(neighbors_);
     (*newton_forces_)(newton_->chunks(), {x[0],
@@ -390,7 +390,7 @@ bool Simulation::evaluate_forces(bool energies, double kick_dt, bool defer) {
                                           newton_->buffers()[4],
                                           newton_->range_lo(),
                                           newton_->offsets(),
-                                          int32_t(n_local_),
+                                          rows,
                                           newton_->chunks(),
                                           int32_t(energies ? 1 : 0),
                                           neighbors_.start(),
@@ -400,7 +400,7 @@ bool Simulation::evaluate_forces(bool energies, double kick_dt, bool defer) {
                                           box[1],
                                           box[2],
                                           local_periodic_,
-                                          typ_,
+                                          domain_ ? domain_->ext_typ() : typ_,
                                           int32_t(config_.ntypes()),
                                           eps_t_,
                                           sig_t_,
@@ -409,7 +409,9 @@ bool Simulation::evaluate_forces(bool energies, double kick_dt, bool defer) {
     // The chunks' sums and the kick in the next step's launch (newton_sum_kick_kick_drift).
     if (defer) return finish_forces(energies, kick_dt, true);
     bool kicked = false;
-    if (energies) {
+    if (domain_) {
+        sum_owned_newton(energies);
+    } else if (energies) {
         newton_->sum_into(force_[0], force_[1], force_[2], pe_, vir_);
     } else if (kick_dt != 0.0 && newton_sum_kick_) {
         // The sums and the closing half-kick in one launch (no walls to add in between): one
@@ -420,6 +422,24 @@ bool Simulation::evaluate_forces(bool energies, double kick_dt, bool defer) {
         newton_->sum_forces_into(force_[0], force_[1], force_[2]);
     }
     return finish_forces(energies, 0.0) || kicked;
+}
+
+void Simulation::sum_owned_newton(bool energies) {
+    // Every row's sums, ghosts' included (the chunks span them), then the owned particles'.
+    const auto rows = size_t(neighbors_.size());
+    if (rows_sums_[0].size() != rows)
+        for (Array &a : rows_sums_)
+            a = zeros(rows, real_, backend_);
+    if (energies)
+        newton_->sum_into(rows_sums_[0], rows_sums_[1], rows_sums_[2], rows_sums_[3],
+                          rows_sums_[4]);
+    else
+        newton_->sum_forces_into(rows_sums_[0], rows_sums_[1], rows_sums_[2]);
+    const size_t bytes = size_t(n_local_) * dtype_size(real_);
+    if (bytes == 0) return;
+    const std::array<Array *, 5> out = {&force_[0], &force_[1], &force_[2], &pe_, &vir_};
+    for (size_t q = 0; q < (energies ? 5u : 3u); ++q)
+        backend_->copy(out[q]->buffer(), 0, rows_sums_[q].buffer(), 0, bytes);
 }
 
 bool Simulation::writes_energies(bool energies) const {

@@ -213,6 +213,9 @@ private:
     // chunks' buffers) and kicks.
     bool finish_forces(bool energies, double kick_dt, bool defer = false);
     bool writes_energies(bool energies) const;
+    // With a domain and half lists: the Newton chunks' sums over every row (owned and ghost),
+    // then the owned particles' part into force_ (and pe_, vir_ when `energies`).
+    void sum_owned_newton(bool energies);
     // Whether the run loop samples the state at the end of the step in progress (step_ + 1).
     bool sampled_after_step() const;
     // Domain decomposition (simulation_domain.cpp): the neighbour update with migration and
@@ -269,6 +272,7 @@ private:
     // force kernel and its buffers; empty with full lists.
     std::optional<smelt::Elementwise> newton_forces_;
     std::optional<NewtonBuffers> newton_;
+    std::array<smelt::Array, 5> rows_sums_; // sum_owned_newton's fx, fy, fz, pe, vir of every row
     // newton_sum_forces and kick in one launch (half lists without walls; steps without
     // energies).
     std::optional<smelt::Elementwise> newton_sum_kick_;

@@ -60,7 +60,12 @@ void Simulation::update_domain() {
     lap(DomainPhase::Halo);
     const auto &ext = domain_->ext();
     neighbors_.resize(domain_->total());
-    neighbors_.set_rows(n_local_); // the forces read the owned particles' rows only
+    // Full lists: the forces read the owned particles' rows only. Half lists keep the ghosts'
+    // rows, which hold the owned particles' pairs with ghosts the spatial half gives them.
+    if (newton_)
+        newton_->resize(domain_->total());
+    else
+        neighbors_.set_rows(n_local_);
     neighbors_.build({ext[0], ext[1], ext[2]});
     if (forces_subset_) domain_->split(neighbors_);
     lap(DomainPhase::List);

@@ -213,6 +213,10 @@ def cmd_compare(args):
     if args.np > 1 and "MPI ranks" not in p.stdout:
         print(p.stdout)
         fail("the run does not report its domain grid")
+    for text in args.expect:
+        if text not in p.stdout:
+            print(p.stdout)
+            fail("the run's header does not say %r" % text)
     ref = load(os.path.join(wd, "serial", args.app + ".h5"))
     path = os.path.join(wd, "np%d" % args.np, args.app + ".h5")
     got = load(path)
@@ -389,6 +393,8 @@ def main():
                          "(wrapped positions: md2d)")
     ap.add_argument("--set", action="append", default=[],
                     help="key=value over the config, for both runs (APP run --set)")
+    ap.add_argument("--expect", action="append", default=[],
+                    help="compare: text the run on several ranks must print (the path taken)")
     args = ap.parse_args()
     args.app, args.bin = ("md3d", args.md3d) if args.md3d else ("md2d", args.md2d)
     {"compare": cmd_compare, "overlap": cmd_overlap, "transport": cmd_transport, "restart": cmd_restart, "thin": cmd_thin, "bad_grid": cmd_bad_grid,
