@@ -1012,9 +1012,11 @@ def check_half_list_cells():
     image part for candidates beyond L / 2 (the fill takes the runs' shifts)."""
     rl = 2.0
     rng = np.random.default_rng(7)
-    for label, periodic, box in (("periodic", 7, (8.3, 8.5, 10.3)),
-                                 ("walls on z", 3, (10.1, 8.2, 8.9)),
-                                 ("periodic, 3 cells", 7, (6.3, 7.1, 6.9))):
+    # label, periodic mask, box, fewest cells per axis and fewest pairs the case must have.
+    for label, periodic, box, min_cells, min_pairs in (
+            ("periodic", 7, (8.3, 8.5, 10.3), 4, 4000),
+            ("walls on z", 3, (10.1, 8.2, 8.9), 4, 4000),
+            ("periodic, 3 cells", 7, (6.3, 7.1, 6.9), 3, 3000)):
         # A liquid's density: a jittered lattice of spacing 1.1.
         axes = [np.arange(0.3, L - 0.3, 1.1) for L in box]
         pos = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
@@ -1038,12 +1040,12 @@ def check_half_list_cells():
                 if r2[i, j] < rl * rl}
         s = State(pos, box, np.zeros(len(pos), dtype=np.int32))
         start, count, idx, got_nc = half_list(s, periodic, rl, 80)
-        check(list(got_nc) == nc and min(nc) >= (3 if "3 cells" in label else 4),
+        check(list(got_nc) == nc and min(nc) >= min_cells,
               "%s: grid %r (precondition)" % (label, nc))
         check(count.max() <= 80, "%s: half rows fit the capacity (precondition)" % label)
         pairs = [(min(i, int(j)), max(i, int(j))) for i in range(s.n)
                  for j in idx[start[i]:start[i] + count[i]]]
-        check(len(pairs) == len(set(pairs)) and set(pairs) == want and len(want) > 3000,
+        check(len(pairs) == len(set(pairs)) and set(pairs) == want and len(want) > min_pairs,
               "%s: every pair within r_list in exactly one half list (%d pairs)" %
               (label, len(want)))
 
