@@ -86,89 +86,57 @@ def newton_entry(p, off, first, n):
     return off + p + n if p < first else off + p
 
 
-@annotate(c='int', doublep='fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir',
-          intp='rlo, rhi, boff', int='n, nchunk')
-def newton_sum(c, fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir, rlo, rhi, boff, n, nchunk):
-    """Run over the chunks: for each particle p of chunk c, fx[p] (fy, fz, pe, vir alike) = 0.0
-    plus the entries for p of every chunk whose range holds p, in chunk order; the entries are
-    set back to 0 for the next step (the buffers start zeroed). Each chunk's entries for c's
-    particles are at most two runs (its range circular), each added in a loop over consecutive
-    places (SIMD lanes)."""
-    lo, hi, a, b, off = declare('int', 5)
-    lo = chunk_lo(c, n, nchunk)
-    hi = chunk_lo(c + 1, n, nchunk)
+@annotate(doublep='f, bf', intp='rlo, rhi, boff', int='lo, hi, n, nchunk')
+def newton_sum_column(lo, hi, f, bf, rlo, rhi, boff, n, nchunk):
+    """One quantity of the particles [lo, hi) (a chunk): f[p] = 0.0 plus the entries bf holds
+    for p in every chunk whose range holds p, in chunk order; the entries are set back to 0 for
+    the next step (the buffers start zeroed). Each chunk's entries for these particles are at
+    most two runs (its range circular), each added in a loop over consecutive places (SIMD
+    lanes). Each f[p] is its own sum, so the quantities can be summed one after another."""
+    a, b, off = declare('int', 3)
     for p in range(lo, hi):
-        fx[p] = 0.0
-        fy[p] = 0.0
-        fz[p] = 0.0
-        pe[p] = 0.0
-        vir[p] = 0.0
+        f[p] = 0.0
     for d in range(nchunk):
         a = max(lo, rlo[d])
         b = min(hi, rhi[d])
         off = boff[d] - rlo[d]
         for p in range(a, b):
-            fx[p] += bfx[off + p]
-            fy[p] += bfy[off + p]
-            fz[p] += bfz[off + p]
-            pe[p] += bpe[off + p]
-            vir[p] += bvir[off + p]
-            bfx[off + p] = 0.0
-            bfy[off + p] = 0.0
-            bfz[off + p] = 0.0
-            bpe[off + p] = 0.0
-            bvir[off + p] = 0.0
+            f[p] += bf[off + p]
+            bf[off + p] = 0.0
         # The part of the range past n: the particles from 0 on.
         b = min(hi, rhi[d] - n)
         for p in range(lo, b):
-            fx[p] += bfx[off + n + p]
-            fy[p] += bfy[off + n + p]
-            fz[p] += bfz[off + n + p]
-            pe[p] += bpe[off + n + p]
-            vir[p] += bvir[off + n + p]
-            bfx[off + n + p] = 0.0
-            bfy[off + n + p] = 0.0
-            bfz[off + n + p] = 0.0
-            bpe[off + n + p] = 0.0
-            bvir[off + n + p] = 0.0
+            f[p] += bf[off + n + p]
+            bf[off + n + p] = 0.0
+
+
+@annotate(c='int', doublep='fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir',
+          intp='rlo, rhi, boff', int='n, nchunk')
+def newton_sum(c, fx, fy, fz, pe, vir, bfx, bfy, bfz, bpe, bvir, rlo, rhi, boff, n, nchunk):
+    """Run over the chunks: for each particle p of chunk c, fx[p] (fy, fz, pe, vir alike) = 0.0
+    plus the entries for p of every chunk whose range holds p, in chunk order, the entries
+    cleared (newton_sum_column)."""
+    lo, hi = declare('int', 2)
+    lo = chunk_lo(c, n, nchunk)
+    hi = chunk_lo(c + 1, n, nchunk)
+    newton_sum_column(lo, hi, fx, bfx, rlo, rhi, boff, n, nchunk)
+    newton_sum_column(lo, hi, fy, bfy, rlo, rhi, boff, n, nchunk)
+    newton_sum_column(lo, hi, fz, bfz, rlo, rhi, boff, n, nchunk)
+    newton_sum_column(lo, hi, pe, bpe, rlo, rhi, boff, n, nchunk)
+    newton_sum_column(lo, hi, vir, bvir, rlo, rhi, boff, n, nchunk)
 
 
 @annotate(c='int', doublep='fx, fy, pe, vir, bfx, bfy, bpe, bvir', intp='rlo, rhi, boff',
           int='n, nchunk')
 def newton_sum_2d(c, fx, fy, pe, vir, bfx, bfy, bpe, bvir, rlo, rhi, boff, n, nchunk):
     """newton_sum for two axes (fx, fy, pe, vir): the same chunks, order and clearing."""
-    lo, hi, a, b, off = declare('int', 5)
+    lo, hi = declare('int', 2)
     lo = chunk_lo(c, n, nchunk)
     hi = chunk_lo(c + 1, n, nchunk)
-    for p in range(lo, hi):
-        fx[p] = 0.0
-        fy[p] = 0.0
-        pe[p] = 0.0
-        vir[p] = 0.0
-    for d in range(nchunk):
-        a = max(lo, rlo[d])
-        b = min(hi, rhi[d])
-        off = boff[d] - rlo[d]
-        for p in range(a, b):
-            fx[p] += bfx[off + p]
-            fy[p] += bfy[off + p]
-            pe[p] += bpe[off + p]
-            vir[p] += bvir[off + p]
-            bfx[off + p] = 0.0
-            bfy[off + p] = 0.0
-            bpe[off + p] = 0.0
-            bvir[off + p] = 0.0
-        # The part of the range past n: the particles from 0 on.
-        b = min(hi, rhi[d] - n)
-        for p in range(lo, b):
-            fx[p] += bfx[off + n + p]
-            fy[p] += bfy[off + n + p]
-            pe[p] += bpe[off + n + p]
-            vir[p] += bvir[off + n + p]
-            bfx[off + n + p] = 0.0
-            bfy[off + n + p] = 0.0
-            bpe[off + n + p] = 0.0
-            bvir[off + n + p] = 0.0
+    newton_sum_column(lo, hi, fx, bfx, rlo, rhi, boff, n, nchunk)
+    newton_sum_column(lo, hi, fy, bfy, rlo, rhi, boff, n, nchunk)
+    newton_sum_column(lo, hi, pe, bpe, rlo, rhi, boff, n, nchunk)
+    newton_sum_column(lo, hi, vir, bvir, rlo, rhi, boff, n, nchunk)
 
 
 @annotate(c='int', doublep='fx, fy, bfx, bfy', intp='rlo, rhi, boff', int='n, nchunk')
@@ -176,28 +144,11 @@ def newton_sum_2d_forces(c, fx, fy, bfx, bfy, rlo, rhi, boff, n, nchunk):
     """newton_sum_forces for two axes: fx and fy after a force pass that left the energy and
     virial buffers untouched; the same sums in the same order as newton_sum_2d, so the same
     bits; pe and vir are left as they are."""
-    lo, hi, a, b, off = declare('int', 5)
+    lo, hi = declare('int', 2)
     lo = chunk_lo(c, n, nchunk)
     hi = chunk_lo(c + 1, n, nchunk)
-    for p in range(lo, hi):
-        fx[p] = 0.0
-        fy[p] = 0.0
-    for d in range(nchunk):
-        a = max(lo, rlo[d])
-        b = min(hi, rhi[d])
-        off = boff[d] - rlo[d]
-        for p in range(a, b):
-            fx[p] += bfx[off + p]
-            fy[p] += bfy[off + p]
-            bfx[off + p] = 0.0
-            bfy[off + p] = 0.0
-        # The part of the range past n: the particles from 0 on.
-        b = min(hi, rhi[d] - n)
-        for p in range(lo, b):
-            fx[p] += bfx[off + n + p]
-            fy[p] += bfy[off + n + p]
-            bfx[off + n + p] = 0.0
-            bfy[off + n + p] = 0.0
+    newton_sum_column(lo, hi, fx, bfx, rlo, rhi, boff, n, nchunk)
+    newton_sum_column(lo, hi, fy, bfy, rlo, rhi, boff, n, nchunk)
 
 
 @annotate(c='int', doublep='fx, fy, fz, bfx, bfy, bfz', intp='rlo, rhi, boff', int='n, nchunk')
@@ -205,30 +156,9 @@ def newton_sum_forces(c, fx, fy, fz, bfx, bfy, bfz, rlo, rhi, boff, n, nchunk):
     """newton_sum for the forces alone (a force pass that left the energy and virial buffers
     untouched): the same sums of fx, fy, fz in the same order, so the same bits; pe and vir are
     left as they are."""
-    lo, hi, a, b, off = declare('int', 5)
+    lo, hi = declare('int', 2)
     lo = chunk_lo(c, n, nchunk)
     hi = chunk_lo(c + 1, n, nchunk)
-    for p in range(lo, hi):
-        fx[p] = 0.0
-        fy[p] = 0.0
-        fz[p] = 0.0
-    for d in range(nchunk):
-        a = max(lo, rlo[d])
-        b = min(hi, rhi[d])
-        off = boff[d] - rlo[d]
-        for p in range(a, b):
-            fx[p] += bfx[off + p]
-            fy[p] += bfy[off + p]
-            fz[p] += bfz[off + p]
-            bfx[off + p] = 0.0
-            bfy[off + p] = 0.0
-            bfz[off + p] = 0.0
-        # The part of the range past n: the particles from 0 on.
-        b = min(hi, rhi[d] - n)
-        for p in range(lo, b):
-            fx[p] += bfx[off + n + p]
-            fy[p] += bfy[off + n + p]
-            fz[p] += bfz[off + n + p]
-            bfx[off + n + p] = 0.0
-            bfy[off + n + p] = 0.0
-            bfz[off + n + p] = 0.0
+    newton_sum_column(lo, hi, fx, bfx, rlo, rhi, boff, n, nchunk)
+    newton_sum_column(lo, hi, fy, bfy, rlo, rhi, boff, n, nchunk)
+    newton_sum_column(lo, hi, fz, bfz, rlo, rhi, boff, n, nchunk)
