@@ -92,6 +92,9 @@ struct NeighborList::State {
     }
 
     void build_capped(const std::vector<Arg> &coord_args);
+    // nbr_start = the exclusive scan of nbr_count (rows packed one after another); returns
+    // and keeps (total) the entry count, read back.
+    int64_t scan_row_starts();
     void save_positions_of_build(const std::vector<Array> &coords,
                                  const std::vector<Arg> &coord_args);
 };
@@ -208,13 +211,7 @@ void NeighborList::State::build_capped(const std::vector<Arg> &args) {
     if (s.spec.sorted) (*s.sort)({s.nbr_start, s.nbr_count, rows});
     if (!s.pack) return;
     // Packed: the row starts become the exclusive scan of the counts, and the rows move there.
-    (*s.offsets)(
-        {{"nbr_count", s.nbr_count}, {"nbr_start", s.nbr_start}, {"nbr_total", s.nbr_total}});
-    const int64_t total = s.nbr_total.to_vector<int32_t>()[0];
-    if (total < 0)
-        throw std::runtime_error("NeighborList: the list has more than 2^31 entries (int32 "
-                                 "offsets); lower the density or r_list");
-    s.total = total;
+    const int64_t total = s.scan_row_starts();
     // Room to grow a little, so that a slowly densifying system does not reallocate every build.
     const auto need = static_cast<size_t>(std::max<int64_t>(total, 1));
     if (s.nbr_idx.size() < need) {
@@ -222,6 +219,16 @@ void NeighborList::State::build_capped(const std::vector<Arg> &args) {
         s.entry_row = Array(DType::Int32, need + need / 8 + 64, s.backend);
     }
     (*s.pack)(s.n, {s.nbr_count, s.cap, s.capped_idx, s.nbr_start, s.nbr_idx, s.entry_row});
+}
+
+int64_t NeighborList::State::scan_row_starts() {
+    (*offsets)({{"nbr_count", nbr_count}, {"nbr_start", nbr_start}, {"nbr_total", nbr_total}});
+    const int64_t entries = nbr_total.to_vector<int32_t>()[0];
+    if (entries < 0)
+        throw std::runtime_error("NeighborList: the list has more than 2^31 entries (int32 "
+                                 "offsets); lower the density or r_list");
+    total = entries;
+    return entries;
 }
 
 // Remembers the positions of this build (Displacement rule).
@@ -427,16 +434,10 @@ void NeighborList::build(const std::vector<Array> &coords) {
         (*s.count_all_pairs)(a);
     }
 
-    (*s.offsets)(
-        {{"nbr_count", s.nbr_count}, {"nbr_start", s.nbr_start}, {"nbr_total", s.nbr_total}});
-    const int32_t total = s.nbr_total.to_vector<int32_t>()[0];
-    if (total < 0)
-        throw std::runtime_error("NeighborList: the list has more than 2^31 entries (int32 "
-                                 "offsets); lower the density or r_list");
-    s.total = total;
+    const int64_t total = s.scan_row_starts();
     if (s.nbr_idx.size() < static_cast<size_t>(total)) {
         // Room to grow a little, so a slowly densifying system does not reallocate every build.
-        s.nbr_idx = Array(DType::Int32, static_cast<size_t>(total) + total / 8 + 64, s.backend);
+        s.nbr_idx = Array(DType::Int32, static_cast<size_t>(total + total / 8 + 64), s.backend);
     }
 
     if (s.spec.search == NeighborSearch::Binned) {
