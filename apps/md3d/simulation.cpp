@@ -429,7 +429,7 @@ void Simulation::sum_owned_newton(bool energies) {
     const auto rows = size_t(neighbors_.size());
     if (rows_sums_[0].size() != rows)
         for (Array &a : rows_sums_)
-            a = zeros(rows, real_, backend_);
+            a = empty(rows, real_, backend_); // the sums set every entry
     if (energies)
         newton_->sum_into(rows_sums_[0], rows_sums_[1], rows_sums_[2], rows_sums_[3],
                           rows_sums_[4]);
