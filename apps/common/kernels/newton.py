@@ -23,6 +23,18 @@ def chunk_lo(c, n, nchunk):
     return c * (n // nchunk) + min(c, n % nchunk)
 
 
+@annotate(intp='rlo, rhi', int='c, lo, ahead, behind, n')
+def store_range(c, lo, ahead, behind, rlo, rhi, n):
+    """Chunk c's circular range from its first particle lo and its farthest neighbours ahead
+    and behind; [0, n) when those overlap (newton_ranges)."""
+    if ahead + behind >= n:
+        rlo[c] = 0
+        rhi[c] = n
+    else:
+        rlo[c] = lo - behind if lo >= behind else lo - behind + n
+        rhi[c] = rlo[c] + ahead + behind
+
+
 @annotate(c='int', intp='nbr_start, nbr_count, nbr_idx, rlo, rhi', int='n, nchunk')
 def newton_ranges(c, nbr_start, nbr_count, nbr_idx, rlo, rhi, n, nchunk):
     """Run over the chunks: [rlo[c], rhi[c]) = a circular index range (0 <= rlo[c] < n,
@@ -43,12 +55,7 @@ def newton_ranges(c, nbr_start, nbr_count, nbr_idx, rlo, rhi, n, nchunk):
             d = d + n if d < 0 else d
             ahead = max(ahead, d + 1 if 2 * d < n else 0)
             behind = max(behind, n - d if 2 * d >= n else 0)
-    if ahead + behind >= n:
-        rlo[c] = 0
-        rhi[c] = n
-    else:
-        rlo[c] = lo - behind if lo >= behind else lo - behind + n
-        rhi[c] = rlo[c] + ahead + behind
+    store_range(c, lo, ahead, behind, rlo, rhi, n)
 
 
 @annotate(c='int', intp='nbr_start, nbr_count, nbr_idx, rlo, rhi', int='n, nchunk')
@@ -71,12 +78,7 @@ def newton_ranges_packed(c, nbr_start, nbr_count, nbr_idx, rlo, rhi, n, nchunk):
         d = d + n if d < 0 else d
         ahead = max(ahead, d + 1 if 2 * d < n else 0)
         behind = max(behind, n - d if 2 * d >= n else 0)
-    if ahead + behind >= n:
-        rlo[c] = 0
-        rhi[c] = n
-    else:
-        rlo[c] = lo - behind if lo >= behind else lo - behind + n
-        rhi[c] = rlo[c] + ahead + behind
+    store_range(c, lo, ahead, behind, rlo, rhi, n)
 
 
 @annotate(int='p, off, first, n', return_='int')
